@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * dynpf's packet programs: XDP (linear and multi-buffer) and TC (ingress and
+ * egress). Each entry point only builds its dynptr and calls dynpf_run(); the
+ * parse is the one in parsers/, shared with the native build.
+ */
+#include "dynpf/pkt.h"
+#include "graph.h"
+
+/* TC_ACT_UNSPEC (clsact) and TCX_NEXT (tcx): let the next program decide. */
+#define DYNPF_TC_NEXT (-1)
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by the loader before load; the verifier prunes what they turn off. */
+const volatile __u8 dynpf_trace_on = 0; /* emit every dynpf_pkt on dynpf_trace */
+
+/* The parse result is 1.3 KB: too big for the 512-byte BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_pkt);
+} dynpf_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DYNPF_HOOK_MAX);
+	__type(key, __u32);
+	__type(value, struct dynpf_stats);
+} dynpf_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} dynpf_trace SEC(".maps");
+
+static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynpf_pkt *p)
+{
+	s->packets++;
+	s->bytes += p->pkt_len;
+	s->err[p->err & (DYNPF_STATS_ERR_SLOTS - 1)]++;
+}
+
+static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __u32 ifindex)
+{
+	struct dynpf_cursor c;
+	struct dynpf_stats *s;
+	struct dynpf_pkt *p;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&dynpf_stats, &hook);
+	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
+	if (!s || !p)
+		return 0;
+	dynpf_cur_init(&c, dp);
+	dynpf_parse_packet(&c, p);
+	p->hook = hook;
+	p->ifindex = ifindex;
+	dynpf_count(s, p);
+	if (dynpf_trace_on && bpf_ringbuf_output(&dynpf_trace, p, sizeof(*p), 0))
+		s->trace_lost++;
+	return 0;
+}
+
+static __always_inline void dynpf_no_dynptr(__u32 hook)
+{
+	struct dynpf_stats *s = bpf_map_lookup_elem(&dynpf_stats, &hook);
+
+	if (s)
+		s->no_dynptr++;
+}
+
+static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
+{
+	struct bpf_dynptr dp;
+
+	if (bpf_dynptr_from_xdp(ctx, 0, &dp)) {
+		dynpf_no_dynptr(hook);
+		return XDP_PASS;
+	}
+	dynpf_run(&dp, hook, ctx->ingress_ifindex);
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int dynpf_xdp(struct xdp_md *ctx)
+{
+	return dynpf_xdp_common(ctx, DYNPF_HOOK_XDP);
+}
+
+/* Multi-buffer frames: the dynptr spans every fragment, slices copy across. */
+SEC("xdp.frags")
+int dynpf_xdp_frags(struct xdp_md *ctx)
+{
+	return dynpf_xdp_common(ctx, DYNPF_HOOK_XDP_FRAGS);
+}
+
+static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
+{
+	struct bpf_dynptr dp;
+
+	if (bpf_dynptr_from_skb(skb, 0, &dp)) {
+		dynpf_no_dynptr(hook);
+		return DYNPF_TC_NEXT;
+	}
+	dynpf_run(&dp, hook, skb->ifindex);
+	return DYNPF_TC_NEXT;
+}
+
+SEC("tc")
+int dynpf_tc_ingress(struct __sk_buff *skb)
+{
+	return dynpf_tc_common(skb, DYNPF_HOOK_TC_INGRESS);
+}
+
+SEC("tc")
+int dynpf_tc_egress(struct __sk_buff *skb)
+{
+	return dynpf_tc_common(skb, DYNPF_HOOK_TC_EGRESS);
+}

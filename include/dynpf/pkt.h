@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * struct dynpf_pkt: the parse result, shared by the BPF programs, the native
+ * parser build and every user-space consumer (replay, parse, trace ring).
+ *
+ * ABI rules:
+ *  - values of DYNPF_E_*, DYNPF_P_*, DYNPF_TLV_* and DYNPF_HOOK_* never
+ *    change; a retired value stays reserved;
+ *  - fields are only ever appended (or carved out of explicit padding), and
+ *    DYNPF_ABI_VERSION is bumped when the layout changes;
+ *  - all multi-byte fields are in host byte order unless named *_be.
+ *
+ * A parser fills the sub-struct of the layer it parses and nothing else, so a
+ * consumer must only read the parts that the layer list says are present.
+ */
+#ifndef DYNPF_PKT_H
+#define DYNPF_PKT_H
+
+#include "types.h"
+
+#define DYNPF_ABI_VERSION 1
+
+/*
+ * Error codes. X(name, value, description). Stable: never renumber.
+ * A parse that ends with an error records the code, the index the failing
+ * layer would have had in layers[], its protocol and its offset.
+ */
+#define DYNPF_ERRORS(X)                                                        \
+	X(OK, 0, "no error")                                                   \
+	X(TRUNCATED, 1, "header runs past the end of the packet")              \
+	X(BAD_LEN, 2, "a length field is out of range")                        \
+	X(DEPTH, 3, "stack of headers deeper than the configured limit")      \
+	X(BAD_VERSION, 4, "IP version field does not match the ethertype")     \
+	X(TLV_LEN, 5, "TLV length below its minimum or past its area")         \
+	X(TLV_COUNT, 6, "more TLVs in one area than the walker allows")        \
+	X(BAD_HDR, 7, "a header field has a value the protocol forbids")
+
+enum dynpf_err {
+#define DYNPF_X_ENUM(name, val, desc) DYNPF_E_##name = val,
+	DYNPF_ERRORS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_E_MAX,
+};
+
+/*
+ * Protocols of layers. X(name, value, json-name). Stable: never renumber.
+ */
+#define DYNPF_PROTOS(X)                                                        \
+	X(NONE, 0, "none")                                                     \
+	X(ETH, 1, "eth")                                                       \
+	X(VLAN, 2, "vlan")                                                     \
+	X(QINQ, 3, "qinq")                                                     \
+	X(ARP, 4, "arp")                                                       \
+	X(IPV4, 5, "ipv4")                                                     \
+	X(IPV6, 6, "ipv6")                                                     \
+	X(TCP, 7, "tcp")                                                       \
+	X(UDP, 8, "udp")                                                       \
+	X(ICMP, 9, "icmp")                                                     \
+	X(ICMPV6, 10, "icmpv6")
+
+enum dynpf_proto {
+#define DYNPF_X_ENUM(name, val, json) DYNPF_P_##name = val,
+	DYNPF_PROTOS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_P_MAX,
+};
+
+/* Where a struct dynpf_pkt was produced. */
+enum dynpf_hook {
+	DYNPF_HOOK_NATIVE = 0,
+	DYNPF_HOOK_XDP = 1,
+	DYNPF_HOOK_XDP_FRAGS = 2,
+	DYNPF_HOOK_TC_INGRESS = 3,
+	DYNPF_HOOK_TC_EGRESS = 4,
+};
+
+/* TLV families walked by the generic walker (parsers/tlv.h). */
+#define DYNPF_TLV_FAMILIES(X) X(TCP_OPT, 0, "tcp_opt")
+
+enum dynpf_tlv_family {
+#define DYNPF_X_ENUM(name, val, json) DYNPF_TLV_##name = val,
+	DYNPF_TLV_FAMILIES(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_TLV_NFAM_USED,
+};
+
+/* Room reserved for families added later (IPv4/IPv6 options, SRH, Geneve). */
+#define DYNPF_TLV_NFAM 8
+
+#define DYNPF_MAX_LAYERS 16
+#define DYNPF_MAX_STACKS 2 /* outer headers + one tunnel's inner headers */
+#define DYNPF_MAX_VLANS 4  /* VLAN tags kept per stack; also the hard limit */
+#define DYNPF_MAX_TLVS 40  /* a full 40-byte TCP option area of NOPs fits */
+#define DYNPF_MAX_SACK 4
+
+struct dynpf_layer {
+	__u16 proto; /* DYNPF_P_* */
+	__u16 off;   /* offset of the header from the start of the packet */
+	__u16 len;   /* header length including its options */
+	__u8 stack;  /* 0 = outermost headers, 1 = inside the first tunnel */
+	__u8 pad;
+};
+DYNPF_ASSERT_SIZE(struct dynpf_layer, 8);
+
+struct dynpf_tlv {
+	__u32 type;  /* family-specific type (TCP: option kind) */
+	__u16 len;   /* total length of the TLV in bytes, header included */
+	__u16 off;   /* offset of the TLV from the start of the packet */
+	__u8 family; /* DYNPF_TLV_* */
+	__u8 layer;  /* index in layers[] of the header carrying it */
+	__u8 pad[2];
+};
+DYNPF_ASSERT_SIZE(struct dynpf_tlv, 12);
+
+/* Per-family summary: kept even when the list in tlv[] is full. */
+struct dynpf_tlv_sum {
+	__u64 seen[4];  /* bitmap of 8-bit types seen */
+	__u8 count;     /* TLVs walked in this family, saturating at 255 */
+	__u8 overflow;  /* 1 when some of them did not fit in tlv[] */
+	__u8 pad[6];
+};
+DYNPF_ASSERT_SIZE(struct dynpf_tlv_sum, 40);
+
+struct dynpf_l2 {
+	__u8 dst[6];
+	__u8 src[6];
+	__u16 ethertype; /* after the VLAN tags: the payload's ethertype */
+	__u8 nvlan;      /* VLAN tags parsed (802.1Q and 802.1ad) */
+	__u8 pad;
+	__u16 vlan_tpid[DYNPF_MAX_VLANS]; /* 0x8100 or 0x88a8, outermost first */
+	__u16 vlan_tci[DYNPF_MAX_VLANS];  /* PCP:3 DEI:1 VID:12 */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_l2, 32);
+
+struct dynpf_arp {
+	__u16 htype;
+	__u16 ptype;
+	__u8 hlen;
+	__u8 plen;
+	__u16 op;
+	/* Addresses are decoded only for Ethernet/IPv4 (hlen 6, plen 4). */
+	__u8 sha[6];
+	__u8 spa[4];
+	__u8 tha[6];
+	__u8 tpa[4];
+};
+DYNPF_ASSERT_SIZE(struct dynpf_arp, 28);
+
+/* dynpf_l3.frag bits */
+#define DYNPF_FRAG_DF 0x01	 /* IPv4 don't-fragment */
+#define DYNPF_FRAG_MF 0x02	 /* more fragments follow */
+#define DYNPF_FRAG_IS_FRAG 0x04	 /* the packet is a fragment (MF or offset) */
+#define DYNPF_FRAG_NONFIRST 0x08 /* offset != 0: no L4 header here */
+
+struct dynpf_l3 {
+	__u8 saddr[16]; /* IPv4 uses the first 4 bytes, network order */
+	__u8 daddr[16];
+	__u8 version;   /* 4 or 6 */
+	__u8 proto;     /* IPv4 protocol / IPv6 next header of the L4 */
+	__u8 ttl;       /* IPv4 TTL / IPv6 hop limit */
+	__u8 tos;       /* IPv4 TOS / IPv6 traffic class (DSCP << 2 | ECN) */
+	__u16 tot_len;  /* IPv4 total length / IPv6 payload length */
+	__u16 id;       /* IPv4 identification */
+	__u16 frag_off; /* fragment offset in 8-byte units */
+	__u8 frag;      /* DYNPF_FRAG_* */
+	__u8 hdr_len;   /* IPv4 IHL * 4 / 40 for IPv6 */
+	__u32 flow_label; /* IPv6 */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_l3, 48);
+
+/* dynpf_l4.opts bits: which TCP options were decoded */
+#define DYNPF_TCPO_MSS 0x01
+#define DYNPF_TCPO_WSCALE 0x02
+#define DYNPF_TCPO_SACK_PERM 0x04
+#define DYNPF_TCPO_SACK 0x08
+#define DYNPF_TCPO_TS 0x10
+
+struct dynpf_l4 {
+	__u16 sport; /* TCP/UDP ports; ICMP echo: identifier in sport */
+	__u16 dport; /* ICMP echo: sequence number in dport */
+	__u32 seq;
+	__u32 ack;
+	__u16 window;
+	__u8 flags; /* TCP flags byte: CWR ECE URG ACK PSH RST SYN FIN */
+	__u8 hdr_len; /* TCP data offset * 4, 8 for UDP, 4 for ICMP */
+	__u8 icmp_type;
+	__u8 icmp_code;
+	__u16 ulen; /* UDP length field */
+	__u16 mss;
+	__u8 wscale;
+	__u8 opts; /* DYNPF_TCPO_* */
+	__u32 ts_val;
+	__u32 ts_ecr;
+	__u8 nsack;
+	__u8 pad[7];
+	__u32 sack[DYNPF_MAX_SACK][2]; /* left, right edges */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_l4, 72);
+
+/* The decoded fields of one stack of headers (outer, or a tunnel's inner). */
+struct dynpf_stack {
+	struct dynpf_l2 l2;
+	struct dynpf_arp arp;
+	struct dynpf_l3 l3;
+	struct dynpf_l4 l4;
+};
+DYNPF_ASSERT_SIZE(struct dynpf_stack, 180);
+
+struct dynpf_pkt {
+	__u16 abi;      /* DYNPF_ABI_VERSION */
+	__u8 hook;      /* DYNPF_HOOK_* */
+	__u8 nlayers;   /* valid entries in layers[] */
+	__u32 pkt_len;  /* bytes in the packet (all fragments) */
+	__u32 ifindex;  /* ingress (XDP, TC ingress) or egress interface */
+	__u8 err;       /* DYNPF_E_* */
+	__u8 err_layer; /* index in layers[] the failing header would have had */
+	__u16 err_proto; /* DYNPF_P_* of the header that failed */
+	__u16 err_off;  /* offset of the failing header or field */
+	__u8 nstacks;   /* stacks with at least one layer */
+	__u8 ntlv;      /* valid entries in tlv[] */
+	__u32 l4_payload_off; /* first byte after the last L4 header, or 0 */
+	struct dynpf_layer layers[DYNPF_MAX_LAYERS];
+	struct dynpf_stack st[DYNPF_MAX_STACKS];
+	struct dynpf_tlv tlv[DYNPF_MAX_TLVS];
+	struct dynpf_tlv_sum tlvsum[DYNPF_TLV_NFAM];
+};
+DYNPF_ASSERT_OFF(struct dynpf_pkt, layers, 24);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, st, 152);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 512);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, tlvsum, 992);
+DYNPF_ASSERT_SIZE(struct dynpf_pkt, 1312);
+
+/*
+ * Per-CPU counters: BPF map "dynpf_stats", a per-CPU array indexed by
+ * DYNPF_HOOK_*; user space sums the CPUs.
+ */
+#define DYNPF_STATS_ERR_SLOTS 16
+
+struct dynpf_stats {
+	__u64 packets;
+	__u64 bytes;
+	__u64 trace_lost; /* trace ring full: a record was not emitted */
+	__u64 no_dynptr;  /* the dynptr constructor failed: packet passed */
+	__u64 err[DYNPF_STATS_ERR_SLOTS]; /* packets per DYNPF_E_* (0 = ok) */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_stats, 160);
+_Static_assert(DYNPF_E_MAX <= DYNPF_STATS_ERR_SLOTS, "error slots");
+
+#define DYNPF_HOOK_MAX 5
+
+#endif /* DYNPF_PKT_H */

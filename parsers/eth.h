@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Ethernet II and its 802.1Q / 802.1ad tags. */
+#ifndef DYNPF_PARSERS_ETH_H
+#define DYNPF_PARSERS_ETH_H
+
+#include "cursor.h"
+
+/* Map an ethertype to the next layer; 0 (DYNPF_P_NONE) ends the walk. */
+dynpf_inline int dynpf_ethertype_next(__u16 proto)
+{
+	switch (proto) {
+	case DYNPF_ETH_P_8021Q:
+		return DYNPF_P_VLAN;
+	case DYNPF_ETH_P_8021AD:
+		return DYNPF_P_QINQ;
+	case DYNPF_ETH_P_ARP:
+		return DYNPF_P_ARP;
+	case DYNPF_ETH_P_IPV4:
+		return DYNPF_P_IPV4;
+	case DYNPF_ETH_P_IPV6:
+		return DYNPF_P_IPV6;
+	default:
+		/* Includes 802.3 length fields (< 0x0600): LLC is not parsed. */
+		return DYNPF_P_NONE;
+	}
+}
+
+dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	struct dynpf_l2 *l2 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l2;
+	struct dynpf_ethhdr buf;
+	const struct dynpf_ethhdr *eth = dynpf_cur_slice(c, c->off, &buf);
+	__u16 proto;
+
+	if (!eth)
+		return -DYNPF_E_TRUNCATED;
+	proto = dynpf_ntohs(eth->proto);
+	*l2 = (struct dynpf_l2){ .ethertype = proto };
+	__builtin_memcpy(l2->dst, eth->dst, 6);
+	__builtin_memcpy(l2->src, eth->src, 6);
+	c->off += sizeof(*eth);
+	return dynpf_ethertype_next(proto);
+}
+
+/* One 802.1Q or 802.1ad tag; the caller enforces the depth limit. */
+dynpf_inline int dynpf_parse_vlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	struct dynpf_l2 *l2 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l2;
+	struct dynpf_vlanhdr buf;
+	const struct dynpf_vlanhdr *vh = dynpf_cur_slice(c, c->off, &buf);
+	__u32 n = l2->nvlan;
+	__u16 proto;
+
+	if (!vh)
+		return -DYNPF_E_TRUNCATED;
+	if (n >= DYNPF_MAX_VLANS)
+		return -DYNPF_E_DEPTH;
+	proto = dynpf_ntohs(vh->proto);
+	/* The tag's TPID is the ethertype that announced it. */
+	l2->vlan_tpid[n] = l2->ethertype;
+	l2->vlan_tci[n] = dynpf_ntohs(vh->tci);
+	l2->nvlan = n + 1;
+	l2->ethertype = proto;
+	c->off += sizeof(*vh);
+	return dynpf_ethertype_next(proto);
+}
+
+#endif /* DYNPF_PARSERS_ETH_H */

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* IPv4 (RFC 791) and the IPv6 fixed header (RFC 8200). */
+#ifndef DYNPF_PARSERS_IP_H
+#define DYNPF_PARSERS_IP_H
+
+#include "cursor.h"
+
+/* Map an IP protocol / next header to the next layer. */
+dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
+{
+	switch (proto) {
+	case DYNPF_IPPROTO_TCP:
+		return DYNPF_P_TCP;
+	case DYNPF_IPPROTO_UDP:
+		return DYNPF_P_UDP;
+	case DYNPF_IPPROTO_ICMP:
+		return v6 ? DYNPF_P_NONE : DYNPF_P_ICMP;
+	case DYNPF_IPPROTO_ICMPV6:
+		return v6 ? DYNPF_P_ICMPV6 : DYNPF_P_NONE;
+	default:
+		return DYNPF_P_NONE;
+	}
+}
+
+dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
+	struct dynpf_iphdr buf;
+	const struct dynpf_iphdr *ip = dynpf_cur_slice(c, c->off, &buf);
+	__u32 hlen, tot_len;
+	__u16 frag;
+
+	if (!ip)
+		return -DYNPF_E_TRUNCATED;
+	if (ip->ver_ihl >> 4 != 4)
+		return -DYNPF_E_BAD_VERSION;
+	hlen = (ip->ver_ihl & 0xf) * 4;
+	tot_len = dynpf_ntohs(ip->tot_len);
+	if (hlen < sizeof(*ip) || tot_len < hlen)
+		return -DYNPF_E_BAD_LEN;
+	if (!dynpf_cur_need(c, c->off, tot_len))
+		return -DYNPF_E_TRUNCATED;
+	frag = dynpf_ntohs(ip->frag_off);
+	*l3 = (struct dynpf_l3){
+		.version = 4,
+		.proto = ip->proto,
+		.ttl = ip->ttl,
+		.tos = ip->tos,
+		.tot_len = tot_len,
+		.id = dynpf_ntohs(ip->id),
+		.frag_off = frag & DYNPF_IP_OFFMASK,
+		.hdr_len = hlen,
+	};
+	__builtin_memcpy(l3->saddr, ip->saddr, 4);
+	__builtin_memcpy(l3->daddr, ip->daddr, 4);
+	if (frag & DYNPF_IP_DF)
+		l3->frag |= DYNPF_FRAG_DF;
+	if (frag & DYNPF_IP_MF)
+		l3->frag |= DYNPF_FRAG_MF;
+	if (frag & (DYNPF_IP_MF | DYNPF_IP_OFFMASK))
+		l3->frag |= DYNPF_FRAG_IS_FRAG;
+	/* Trailing bytes past the datagram (Ethernet padding) are not ours. */
+	c->end = c->off + tot_len;
+	c->off += hlen;
+	/* A non-first fragment carries no L4 header, whatever its bytes say. */
+	if (frag & DYNPF_IP_OFFMASK) {
+		l3->frag |= DYNPF_FRAG_NONFIRST;
+		return DYNPF_P_NONE;
+	}
+	return dynpf_ipproto_next(ip->proto, 0);
+}
+
+dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
+	struct dynpf_ipv6hdr buf;
+	const struct dynpf_ipv6hdr *ip6 = dynpf_cur_slice(c, c->off, &buf);
+	__u32 vtf, plen;
+
+	if (!ip6)
+		return -DYNPF_E_TRUNCATED;
+	vtf = dynpf_ntohl(ip6->ver_tc_flow);
+	if (vtf >> 28 != 6)
+		return -DYNPF_E_BAD_VERSION;
+	plen = dynpf_ntohs(ip6->payload_len);
+	if (!dynpf_cur_need(c, c->off, sizeof(*ip6) + plen))
+		return -DYNPF_E_TRUNCATED;
+	*l3 = (struct dynpf_l3){
+		.version = 6,
+		.proto = ip6->nexthdr,
+		.ttl = ip6->hop_limit,
+		.tos = (vtf >> 20) & 0xff,
+		.tot_len = plen,
+		.hdr_len = sizeof(*ip6),
+		.flow_label = vtf & 0xfffff,
+	};
+	__builtin_memcpy(l3->saddr, ip6->saddr, 16);
+	__builtin_memcpy(l3->daddr, ip6->daddr, 16);
+	/*
+	 * Payload length 0 with a hop-by-hop header may be a jumbogram (RFC
+	 * 2675), sized by its option: keep the packet's end for it.
+	 */
+	if (plen || ip6->nexthdr != 0)
+		c->end = c->off + sizeof(*ip6) + plen;
+	c->off += sizeof(*ip6);
+	return dynpf_ipproto_next(ip6->nexthdr, 1);
+}
+
+#endif /* DYNPF_PARSERS_IP_H */

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* The native build of the parse graph: the same headers over a byte buffer. */
+#include "graph.h"
+#include "native.h"
+
+void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p)
+{
+	struct dynpf_cursor c;
+
+	memset(p, 0, sizeof(*p));
+	dynpf_cur_init(&c, data, len);
+	dynpf_parse_packet(&c, p);
+	p->hook = DYNPF_HOOK_NATIVE;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+#ifndef DYNPF_PARSERS_NATIVE_H
+#define DYNPF_PARSERS_NATIVE_H
+
+#include "dynpf/pkt.h"
+
+/* Parse len bytes at data, as the BPF programs would. */
+void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* UDP (RFC 768). */
+#ifndef DYNPF_PARSERS_UDP_H
+#define DYNPF_PARSERS_UDP_H
+
+#include "cursor.h"
+
+dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	struct dynpf_stack *st = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)];
+	struct dynpf_udphdr buf;
+	const struct dynpf_udphdr *uh = dynpf_cur_slice(c, c->off, &buf);
+	__u32 ulen;
+
+	if (!uh)
+		return -DYNPF_E_TRUNCATED;
+	ulen = dynpf_ntohs(uh->len);
+	if (ulen < sizeof(*uh))
+		return -DYNPF_E_BAD_LEN;
+	/* A first fragment holds only part of the datagram its length counts. */
+	if (!(st->l3.frag & DYNPF_FRAG_IS_FRAG) && !dynpf_cur_need(c, c->off, ulen))
+		return -DYNPF_E_TRUNCATED;
+	st->l4 = (struct dynpf_l4){
+		.sport = dynpf_ntohs(uh->sport),
+		.dport = dynpf_ntohs(uh->dport),
+		.ulen = ulen,
+		.hdr_len = sizeof(*uh),
+	};
+	c->off += sizeof(*uh);
+	return DYNPF_P_NONE;
+}
+
+#endif /* DYNPF_PARSERS_UDP_H */
