@@ -21,22 +21,22 @@
 #define DYNPF_ABI_VERSION 1
 
 /*
- * Error codes. X(name, value, description). Stable: never renumber.
+ * Error codes. X(name, value, json-name, description). Stable: never renumber.
  * A parse that ends with an error records the code, the index the failing
  * layer would have had in layers[], its protocol and its offset.
  */
 #define DYNPF_ERRORS(X)                                                        \
-	X(OK, 0, "no error")                                                   \
-	X(TRUNCATED, 1, "header runs past the end of the packet")              \
-	X(BAD_LEN, 2, "a length field is out of range")                        \
-	X(DEPTH, 3, "stack of headers deeper than the configured limit")      \
-	X(BAD_VERSION, 4, "IP version field does not match the ethertype")     \
-	X(TLV_LEN, 5, "TLV length below its minimum or past its area")         \
-	X(TLV_COUNT, 6, "more TLVs in one area than the walker allows")        \
-	X(BAD_HDR, 7, "a header field has a value the protocol forbids")
+	X(OK, 0, "ok", "no error")                                             \
+	X(TRUNCATED, 1, "truncated", "header runs past the end of the packet") \
+	X(BAD_LEN, 2, "bad_len", "a length field is out of range")             \
+	X(DEPTH, 3, "depth", "headers stacked deeper than the limit")          \
+	X(BAD_VERSION, 4, "bad_version", "IP version does not match ethertype") \
+	X(TLV_LEN, 5, "tlv_len", "TLV length below its minimum or past its area") \
+	X(TLV_COUNT, 6, "tlv_count", "more TLVs in one area than allowed")     \
+	X(BAD_HDR, 7, "bad_hdr", "a header field has a forbidden value")
 
 enum dynpf_err {
-#define DYNPF_X_ENUM(name, val, desc) DYNPF_E_##name = val,
+#define DYNPF_X_ENUM(name, val, json, desc) DYNPF_E_##name = val,
 	DYNPF_ERRORS(DYNPF_X_ENUM)
 #undef DYNPF_X_ENUM
 	DYNPF_E_MAX,

@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# dynpf: make | make test | make run | make bench | make deps | make clean
+# V=1 shows the commands; SAN=1 builds user space with ASan and UBSan.
+
+OUT      := .output
+BUILD    := build
+CLANG    ?= clang-19
+BPFTOOL  ?= bpftool
+CC       ?= gcc
+ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+CPPFLAGS += -Iinclude -Iparsers -I$(OUT)
+LDLIBS   += -lbpf -lpcap -ljson-c -lelf -lz
+ifeq ($(SAN),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+	      -Iinclude -Iparsers -I$(OUT)
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h)
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
+SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS)) $(OUT)/native.o
+NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
+NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
+
+.DELETE_ON_ERROR:
+.SECONDARY: $(SKELS) $(BPF_OBJS)
+.PHONY: all clean deps check-deps test run bench captures
+
+all: $(BUILD)/dynpf $(BUILD)/test_parsers $(NEG_OBJS)
+
+# vmlinux.h comes from the running kernel's BTF, at build time, never committed.
+$(OUT)/vmlinux.h: | $(OUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(OUT) $(OUT)/loader $(OUT)/verifier $(BUILD):
+	$(Q)mkdir -p $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# Verifier-negative tests: built here, loaded (and expected to fail) by tests.
+$(OUT)/verifier/%.bpf.o: tests/verifier/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/verifier
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/native.o: parsers/native.c $(HEADERS) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(OUT)/loader/%.o: loader/%.c $(HEADERS) $(wildcard loader/*.h) $(SKELS) | $(OUT)/loader
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
+
+# Dependencies: installed by the project, from Debian 12 (+ bookworm-backports).
+deps:
+	$(Q)scripts/deps.sh install
+
+check-deps:
+	$(Q)scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
+
+test: check-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/run.sh
+
+run: check-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo.sh
+
+bench: check-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BUILD)/dynpf bench
+
+captures:
+	$(Q)python3 pcap-tests/gen.py pcap-tests
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUT) $(BUILD) tests/out

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* dynpf [OPTIONS] COMMAND [ARGS]: the command table and global options. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "dynpf/pkt.h"
+#include "log.h"
+
+#define DYNPF_VERSION "0.1.0"
+
+static const struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "replay", cmd_replay, "run a capture through the BPF programs (BPF_PROG_TEST_RUN)" },
+	{ "parse", cmd_parse, "parse a capture with the native build of the parsers" },
+	{ "bench", cmd_bench, "ns per packet per hook, against an empty and a direct parser" },
+	{ "help", NULL, "this text" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf [OPTIONS] COMMAND [ARGS]\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f,
+		"\n"
+		"Options:\n"
+		"  -j, --json      JSON output (errors too)\n"
+		"  -v, --verbose   more messages; -vv adds libbpf's and the verifier's\n"
+		"  -V, --version   print the version and the parse-result ABI\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"'dynpf COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	dynpf_log_init();
+	/* '+': stop at the command, its options are its own. */
+	while ((c = getopt_long(argc, argv, "+jvVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			dynpf_json = true;
+			break;
+		case 'v':
+			dynpf_verbosity++;
+			break;
+		case 'V':
+			printf("dynpf %s (parse result ABI %d)\n", DYNPF_VERSION,
+			       DYNPF_ABI_VERSION);
+			return DYNPF_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return DYNPF_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		int first = optind;
+
+		/* Whole words only: no prefix matching. */
+		if (strcmp(argv[first], cmds[i].name))
+			continue;
+		if (!cmds[i].fn) {
+			usage(stdout);
+			return DYNPF_EXIT_OK;
+		}
+		optind = 0; /* getopt restarts on the command's own arguments */
+		return cmds[i].fn(argc - first, argv + first);
+	}
+	p_err("unknown command '%s': try 'dynpf help'", argv[optind]);
+	return DYNPF_EXIT_USAGE;
+}

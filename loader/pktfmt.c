@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* struct dynpf_pkt -> the JSON packet record (docs/json-output.md) and text. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pktfmt.h"
+
+static const char *const err_names[] = {
+#define X(name, val, json, desc) [val] = json,
+	DYNPF_ERRORS(X)
+#undef X
+};
+
+static const char *const proto_names[] = {
+#define X(name, val, json) [val] = json,
+	DYNPF_PROTOS(X)
+#undef X
+};
+
+static const char *const tlv_family_names[] = {
+#define X(name, val, json) [val] = json,
+	DYNPF_TLV_FAMILIES(X)
+#undef X
+};
+
+const char *dynpf_err_name(unsigned int err)
+{
+	static char buf[16];
+
+	if (err < sizeof(err_names) / sizeof(err_names[0]) && err_names[err])
+		return err_names[err];
+	snprintf(buf, sizeof(buf), "e%u", err);
+	return buf;
+}
+
+const char *dynpf_proto_name(unsigned int proto)
+{
+	static char buf[16];
+
+	if (proto < sizeof(proto_names) / sizeof(proto_names[0]) && proto_names[proto])
+		return proto_names[proto];
+	snprintf(buf, sizeof(buf), "p%u", proto);
+	return buf;
+}
+
+const char *dynpf_hook_name(unsigned int hook)
+{
+	switch (hook) {
+	case DYNPF_HOOK_NATIVE:
+		return "native";
+	case DYNPF_HOOK_XDP:
+		return "xdp";
+	case DYNPF_HOOK_XDP_FRAGS:
+		return "xdp-frags";
+	case DYNPF_HOOK_TC_INGRESS:
+		return "tc";
+	case DYNPF_HOOK_TC_EGRESS:
+		return "tc-egress";
+	}
+	return "unknown";
+}
+
+#define add(o, k, v) json_object_object_add(o, k, v)
+#define jint(v) json_object_new_int64((int64_t)(v))
+#define jbool(v) json_object_new_boolean(!!(v))
+#define jstr(v) json_object_new_string(v)
+
+static json_object *jmac(const __u8 *m)
+{
+	char s[18];
+
+	snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
+		 m[5]);
+	return jstr(s);
+}
+
+static json_object *jaddr(int af, const __u8 *a)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	inet_ntop(af, a, s, sizeof(s));
+	return jstr(s);
+}
+
+static const struct dynpf_layer *find_layer(const struct dynpf_pkt *p, unsigned int proto,
+					    unsigned int stack)
+{
+	for (unsigned int i = 0; i < p->nlayers && i < DYNPF_MAX_LAYERS; i++)
+		if (p->layers[i].proto == proto && p->layers[i].stack == stack)
+			return &p->layers[i];
+	return NULL;
+}
+
+static int layer_index(const struct dynpf_pkt *p, const struct dynpf_layer *l)
+{
+	return (int)(l - p->layers);
+}
+
+static json_object *eth_json(const struct dynpf_l2 *l2)
+{
+	json_object *o = json_object_new_object(), *vl = json_object_new_array();
+
+	add(o, "dst", jmac(l2->dst));
+	add(o, "src", jmac(l2->src));
+	add(o, "ethertype", jint(l2->ethertype));
+	for (unsigned int i = 0; i < l2->nvlan && i < DYNPF_MAX_VLANS; i++) {
+		json_object *v = json_object_new_object();
+
+		add(v, "tpid", jint(l2->vlan_tpid[i]));
+		add(v, "vid", jint(l2->vlan_tci[i] & 0xfff));
+		add(v, "pcp", jint(l2->vlan_tci[i] >> 13));
+		add(v, "dei", jint((l2->vlan_tci[i] >> 12) & 1));
+		json_object_array_add(vl, v);
+	}
+	add(o, "vlans", vl);
+	return o;
+}
+
+static json_object *arp_json(const struct dynpf_arp *a)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "htype", jint(a->htype));
+	add(o, "ptype", jint(a->ptype));
+	add(o, "hlen", jint(a->hlen));
+	add(o, "plen", jint(a->plen));
+	add(o, "op", jint(a->op));
+	if (a->htype == 1 && a->ptype == 0x0800 && a->hlen == 6 && a->plen == 4) {
+		add(o, "sha", jmac(a->sha));
+		add(o, "spa", jaddr(AF_INET, a->spa));
+		add(o, "tha", jmac(a->tha));
+		add(o, "tpa", jaddr(AF_INET, a->tpa));
+	}
+	return o;
+}
+
+static json_object *ipv4_json(const struct dynpf_l3 *l3)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "src", jaddr(AF_INET, l3->saddr));
+	add(o, "dst", jaddr(AF_INET, l3->daddr));
+	add(o, "proto", jint(l3->proto));
+	add(o, "ttl", jint(l3->ttl));
+	add(o, "tos", jint(l3->tos));
+	add(o, "tot_len", jint(l3->tot_len));
+	add(o, "id", jint(l3->id));
+	add(o, "hdr_len", jint(l3->hdr_len));
+	add(o, "df", jbool(l3->frag & DYNPF_FRAG_DF));
+	add(o, "mf", jbool(l3->frag & DYNPF_FRAG_MF));
+	add(o, "frag_off", jint(l3->frag_off));
+	add(o, "nonfirst_frag", jbool(l3->frag & DYNPF_FRAG_NONFIRST));
+	return o;
+}
+
+static json_object *ipv6_json(const struct dynpf_l3 *l3)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "src", jaddr(AF_INET6, l3->saddr));
+	add(o, "dst", jaddr(AF_INET6, l3->daddr));
+	add(o, "next_header", jint(l3->proto));
+	add(o, "hop_limit", jint(l3->ttl));
+	add(o, "tclass", jint(l3->tos));
+	add(o, "flow_label", jint(l3->flow_label));
+	add(o, "payload_len", jint(l3->tot_len));
+	return o;
+}
+
+static json_object *tcp_json(const struct dynpf_pkt *p, const struct dynpf_l4 *l4, int layer)
+{
+	static const char letters[] = "CEUAPRSF";
+	json_object *o = json_object_new_object(), *opts = json_object_new_array();
+	char names[9];
+	int n = 0;
+
+	add(o, "sport", jint(l4->sport));
+	add(o, "dport", jint(l4->dport));
+	add(o, "seq", jint(l4->seq));
+	add(o, "ack", jint(l4->ack));
+	add(o, "window", jint(l4->window));
+	add(o, "hdr_len", jint(l4->hdr_len));
+	add(o, "flags", jint(l4->flags));
+	for (int b = 0; b < 8; b++)
+		if (l4->flags & (0x80 >> b))
+			names[n++] = letters[b];
+	names[n] = 0;
+	add(o, "flag_names", jstr(names));
+	for (unsigned int i = 0; i < p->ntlv && i < DYNPF_MAX_TLVS; i++) {
+		const struct dynpf_tlv *t = &p->tlv[i];
+		json_object *to;
+
+		if (t->family != DYNPF_TLV_TCP_OPT || t->layer != layer)
+			continue;
+		to = json_object_new_object();
+		add(to, "kind", jint(t->type));
+		add(to, "len", jint(t->len));
+		add(to, "off", jint(t->off));
+		json_object_array_add(opts, to);
+	}
+	add(o, "options", opts);
+	if (l4->opts & DYNPF_TCPO_MSS)
+		add(o, "mss", jint(l4->mss));
+	if (l4->opts & DYNPF_TCPO_WSCALE)
+		add(o, "wscale", jint(l4->wscale));
+	if (l4->opts & DYNPF_TCPO_SACK_PERM)
+		add(o, "sack_perm", jbool(1));
+	if (l4->opts & DYNPF_TCPO_TS) {
+		add(o, "ts_val", jint(l4->ts_val));
+		add(o, "ts_ecr", jint(l4->ts_ecr));
+	}
+	if (l4->opts & DYNPF_TCPO_SACK) {
+		json_object *sa = json_object_new_array();
+
+		for (unsigned int i = 0; i < l4->nsack && i < DYNPF_MAX_SACK; i++) {
+			json_object *e = json_object_new_array();
+
+			json_object_array_add(e, jint(l4->sack[i][0]));
+			json_object_array_add(e, jint(l4->sack[i][1]));
+			json_object_array_add(sa, e);
+		}
+		add(o, "sack", sa);
+	}
+	return o;
+}
+
+static json_object *udp_json(const struct dynpf_l4 *l4)
+{
+	json_object *o = json_object_new_object();
+
+	add(o, "sport", jint(l4->sport));
+	add(o, "dport", jint(l4->dport));
+	add(o, "ulen", jint(l4->ulen));
+	return o;
+}
+
+static json_object *icmp_json(const struct dynpf_l4 *l4, int v6)
+{
+	json_object *o = json_object_new_object();
+	int echo = v6 ? (l4->icmp_type == 128 || l4->icmp_type == 129)
+		      : (l4->icmp_type == 8 || l4->icmp_type == 0);
+
+	add(o, "type", jint(l4->icmp_type));
+	add(o, "code", jint(l4->icmp_code));
+	if (echo) {
+		add(o, "id", jint(l4->sport));
+		add(o, "seq", jint(l4->dport));
+	}
+	return o;
+}
+
+json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
+{
+	json_object *o = json_object_new_object(), *layers = json_object_new_array();
+	const struct dynpf_stack *st = &p->st[0];
+	const struct dynpf_layer *l;
+	int has_l4 = 0;
+
+	add(o, "len", jint(p->pkt_len));
+	add(o, "status", jstr("parsed"));
+	add(o, "error", jstr(dynpf_err_name(p->err)));
+	if (p->err) {
+		add(o, "error_layer", jint(p->err_layer));
+		add(o, "error_proto", jstr(dynpf_proto_name(p->err_proto)));
+		add(o, "error_off", jint(p->err_off));
+	}
+	for (unsigned int i = 0; i < p->nlayers && i < DYNPF_MAX_LAYERS; i++) {
+		json_object *lo = json_object_new_object();
+
+		l = &p->layers[i];
+		add(lo, "proto", jstr(dynpf_proto_name(l->proto)));
+		add(lo, "off", jint(l->off));
+		add(lo, "len", jint(l->len));
+		add(lo, "stack", jint(l->stack));
+		json_object_array_add(layers, lo);
+		if (l->proto == DYNPF_P_TCP || l->proto == DYNPF_P_UDP ||
+		    l->proto == DYNPF_P_ICMP || l->proto == DYNPF_P_ICMPV6)
+			has_l4 = 1;
+	}
+	add(o, "layers", layers);
+	if (has_l4)
+		add(o, "payload_off", jint(p->l4_payload_off));
+	if (find_layer(p, DYNPF_P_ETH, 0))
+		add(o, "eth", eth_json(&st->l2));
+	if (find_layer(p, DYNPF_P_ARP, 0))
+		add(o, "arp", arp_json(&st->arp));
+	if (find_layer(p, DYNPF_P_IPV4, 0))
+		add(o, "ipv4", ipv4_json(&st->l3));
+	if (find_layer(p, DYNPF_P_IPV6, 0))
+		add(o, "ipv6", ipv6_json(&st->l3));
+	if ((l = find_layer(p, DYNPF_P_TCP, 0)))
+		add(o, "tcp", tcp_json(p, &st->l4, layer_index(p, l)));
+	if (find_layer(p, DYNPF_P_UDP, 0))
+		add(o, "udp", udp_json(&st->l4));
+	if (find_layer(p, DYNPF_P_ICMP, 0))
+		add(o, "icmp", icmp_json(&st->l4, 0));
+	if (find_layer(p, DYNPF_P_ICMPV6, 0))
+		add(o, "icmpv6", icmp_json(&st->l4, 1));
+	for (unsigned int f = 0; f < DYNPF_TLV_NFAM_USED; f++) {
+		if (!p->tlvsum[f].overflow)
+			continue;
+		json_object *ov = json_object_object_get(o, "tlv_overflow");
+
+		if (!ov) {
+			ov = json_object_new_object();
+			add(o, "tlv_overflow", ov);
+		}
+		add(ov, tlv_family_names[f], jbool(1));
+	}
+	return o;
+}
+
+static const char *sget(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : "";
+}
+
+static long long iget(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? (long long)json_object_get_int64(v) : 0;
+}
+
+/* Text is rendered from the JSON record: one source of truth per field. */
+void dynpf_pkt_print_text(FILE *f, json_object *rec)
+{
+	json_object *layers, *o, *v;
+	size_t n;
+
+	if (!strcmp(sget(rec, "status"), "skipped")) {
+		fprintf(f, "skipped: %s", sget(rec, "reason"));
+		return;
+	}
+	if (!json_object_object_get_ex(rec, "layers", &layers))
+		return;
+	n = json_object_array_length(layers);
+	for (size_t i = 0; i < n; i++) {
+		const char *proto = sget(json_object_array_get_idx(layers, i), "proto");
+
+		fprintf(f, "%s%s", i ? " " : "", proto);
+		if (!strcmp(proto, "vlan") || !strcmp(proto, "qinq")) {
+			/* the i-th tag: count tags before it */
+			size_t t = 0;
+
+			for (size_t j = 0; j < i; j++) {
+				const char *pj =
+					sget(json_object_array_get_idx(layers, j), "proto");
+				t += !strcmp(pj, "vlan") || !strcmp(pj, "qinq");
+			}
+			if (json_object_object_get_ex(rec, "eth", &o) &&
+			    json_object_object_get_ex(o, "vlans", &v) &&
+			    t < json_object_array_length(v))
+				fprintf(f, "(%lld)", iget(json_object_array_get_idx(v, t), "vid"));
+		} else if (json_object_object_get_ex(rec, proto, &o)) {
+			if (!strcmp(proto, "ipv4") || !strcmp(proto, "ipv6"))
+				fprintf(f, "(%s > %s%s)", sget(o, "src"), sget(o, "dst"),
+					!strcmp(proto, "ipv4") && iget(o, "frag_off") ? " frag" : "");
+			else if (!strcmp(proto, "tcp"))
+				fprintf(f, "(%lld > %lld %s opts %zu)", iget(o, "sport"),
+					iget(o, "dport"), sget(o, "flag_names"),
+					json_object_object_get_ex(o, "options", &v)
+						? json_object_array_length(v)
+						: 0);
+			else if (!strcmp(proto, "udp"))
+				fprintf(f, "(%lld > %lld)", iget(o, "sport"), iget(o, "dport"));
+			else if (!strcmp(proto, "icmp") || !strcmp(proto, "icmpv6"))
+				fprintf(f, "(type %lld code %lld)", iget(o, "type"),
+					iget(o, "code"));
+			else if (!strcmp(proto, "arp"))
+				fprintf(f, "(op %lld)", iget(o, "op"));
+		}
+	}
+	if (strcmp(sget(rec, "error"), "ok"))
+		fprintf(f, "%s!%s at %s (layer %lld, offset %lld)", n ? "  " : "",
+			sget(rec, "error"), sget(rec, "error_proto"), iget(rec, "error_layer"),
+			iget(rec, "error_off"));
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Loading the packet programs and running packets through BPF_PROG_TEST_RUN. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "dynpf.skel.h"
+#include "log.h"
+#include "progs.h"
+
+int dynpf_probe_kernel(void)
+{
+	static const char *const kfuncs[] = { "bpf_dynptr_from_xdp", "bpf_dynptr_from_skb",
+					      "bpf_dynptr_slice", "bpf_dynptr_clone" };
+	struct btf *btf;
+	int err = 0;
+
+	if (geteuid() != 0) {
+		p_err("this command loads BPF programs and needs root (CAP_BPF, CAP_NET_ADMIN): "
+		      "run it with sudo");
+		return -EPERM;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		p_err("kernel BTF not found (/sys/kernel/btf/vmlinux): dynpf needs a kernel built "
+		      "with CONFIG_DEBUG_INFO_BTF=y");
+		return err;
+	}
+	for (size_t i = 0; i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++) {
+		if (btf__find_by_name_kind(btf, kfuncs[i], BTF_KIND_FUNC) < 0) {
+			p_err("kernel lacks the %s kfunc: dynpf needs Linux 6.4 or newer with "
+			      "skb/xdp dynptrs",
+			      kfuncs[i]);
+			err = -EOPNOTSUPP;
+			break;
+		}
+	}
+	btf__free(btf);
+	return err;
+}
+
+static int on_trace(void *ctx, void *data, size_t size)
+{
+	struct dynpf_progs *pr = ctx;
+
+	if (size < sizeof(struct dynpf_pkt))
+		return 0;
+	memcpy(pr->last, data, sizeof(struct dynpf_pkt));
+	pr->nrec++;
+	return 0;
+}
+
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace)
+{
+	static struct dynpf_pkt last;
+	int err;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->last = &last;
+	pr->skel = dynpf_bpf__open();
+	if (!pr->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	pr->skel->rodata->dynpf_trace_on = trace;
+	err = dynpf_bpf__load(pr->skel);
+	if (err) {
+		p_err("cannot load the BPF programs (%s): run with -vv to see the verifier log",
+		      strerror(-err));
+		goto fail;
+	}
+	pr->rb = ring_buffer__new(bpf_map__fd(pr->skel->maps.dynpf_trace), on_trace, pr, NULL);
+	if (!pr->rb) {
+		err = -errno;
+		p_err("cannot open the trace ring buffer: %s", strerror(-err));
+		goto fail;
+	}
+	return 0;
+fail:
+	dynpf_progs_close(pr);
+	return err;
+}
+
+void dynpf_progs_close(struct dynpf_progs *pr)
+{
+	ring_buffer__free(pr->rb);
+	dynpf_bpf__destroy(pr->skel);
+	pr->rb = NULL;
+	pr->skel = NULL;
+}
+
+static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
+{
+	switch (hook) {
+	case DYNPF_HOOK_XDP:
+		return pr->skel->progs.dynpf_xdp;
+	case DYNPF_HOOK_XDP_FRAGS:
+		return pr->skel->progs.dynpf_xdp_frags;
+	case DYNPF_HOOK_TC_INGRESS:
+		return pr->skel->progs.dynpf_tc_ingress;
+	case DYNPF_HOOK_TC_EGRESS:
+		return pr->skel->progs.dynpf_tc_egress;
+	}
+	return NULL;
+}
+
+static bool is_ip_ethertype(const uint8_t *d, uint32_t len)
+{
+	uint16_t et = len >= 14 ? (uint16_t)(d[12] << 8 | d[13]) : 0;
+
+	return et == 0x0800 || et == 0x86dd;
+}
+
+enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const void *data,
+				      uint32_t len, struct dynpf_pkt *out, char *reason,
+				      size_t reason_len)
+{
+	struct bpf_program *prog = hook_prog(pr, hook);
+	bool tc = hook == DYNPF_HOOK_TC_INGRESS || hook == DYNPF_HOOK_TC_EGRESS;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len,
+		    .repeat = 1);
+	int err;
+
+	if (!prog) {
+		snprintf(reason, reason_len, "no program for hook %d", hook);
+		return DYNPF_RUN_ERROR;
+	}
+	/* Limits of BPF_PROG_TEST_RUN, not of dynpf: say so, do not fail. */
+	if (len < 14) {
+		snprintf(reason, reason_len,
+			 "BPF_PROG_TEST_RUN needs at least 14 bytes (an Ethernet header)");
+		return DYNPF_RUN_SKIPPED;
+	}
+	if (hook == DYNPF_HOOK_XDP && len > DYNPF_XDP_TEST_LINEAR_MAX) {
+		snprintf(reason, reason_len,
+			 "xdp test-run buffs are linear, at most %d bytes: see xdp-frags",
+			 DYNPF_XDP_TEST_LINEAR_MAX);
+		return DYNPF_RUN_SKIPPED;
+	}
+	pr->nrec = 0;
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err) {
+		err = -errno;
+		if (tc && err == -EINVAL && len > 3000) {
+			snprintf(reason, reason_len,
+				 "tc test-run builds linear skbs of at most about 3.7 KB");
+			return DYNPF_RUN_SKIPPED;
+		}
+		/*
+		 * The skb test-run also refuses an IPv4/IPv6 ethertype whose IP
+		 * header is cut short (seen on 6.18); a NIC would deliver it.
+		 */
+		if (tc && err == -EINVAL && is_ip_ethertype(data, len)) {
+			snprintf(reason, reason_len,
+				 "tc test-run refuses frames whose IP header is truncated");
+			return DYNPF_RUN_SKIPPED;
+		}
+		snprintf(reason, reason_len, "BPF_PROG_TEST_RUN on %s failed: %s",
+			 bpf_program__name(prog), strerror(-err));
+		return DYNPF_RUN_ERROR;
+	}
+	ring_buffer__consume(pr->rb);
+	if (pr->nrec != 1) {
+		snprintf(reason, reason_len,
+			 "expected one trace record from %s, got %d (trace ring full?)",
+			 bpf_program__name(prog), pr->nrec);
+		return DYNPF_RUN_ERROR;
+	}
+	memcpy(out, pr->last, sizeof(*out));
+	return DYNPF_RUN_OK;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+#ifndef DYNPF_PROGS_H
+#define DYNPF_PROGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dynpf/pkt.h"
+
+struct dynpf_bpf;
+struct ring_buffer;
+
+/* The packet programs, loaded for test runs with the trace ring on. */
+struct dynpf_progs {
+	struct dynpf_bpf *skel;
+	struct ring_buffer *rb;
+	struct dynpf_pkt *last; /* the record the last run emitted */
+	int nrec;               /* records received by the last run */
+};
+
+/*
+ * Check what dynpf needs before touching BPF: root, BTF, the dynptr kfuncs.
+ * Prints one clear error and returns -errno when something is missing.
+ */
+int dynpf_probe_kernel(void);
+
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace);
+void dynpf_progs_close(struct dynpf_progs *pr);
+
+enum dynpf_run_result { DYNPF_RUN_OK = 0, DYNPF_RUN_SKIPPED = 1, DYNPF_RUN_ERROR = -1 };
+
+/*
+ * Run one packet through the program of hook (DYNPF_HOOK_*) with
+ * BPF_PROG_TEST_RUN and fetch its parse result from the trace ring. A packet
+ * the kernel cannot build for that hook is SKIPPED, with the reason.
+ */
+enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const void *data,
+				      uint32_t len, struct dynpf_pkt *out, char *reason,
+				      size_t reason_len);
+
+/* Largest linear XDP test-run buff: PAGE_SIZE - headroom - shared info. */
+#define DYNPF_XDP_TEST_LINEAR_MAX 3520
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The engine behind `dynpf replay` and `dynpf parse`: every packet of a
+ * capture through the chosen hooks, printed, checked against expectations
+ * and against the native parser, summarised.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "expect.h"
+#include "log.h"
+#include "native.h"
+#include "pktfmt.h"
+#include "progs.h"
+#include "report.h"
+
+/* The hooks a walk can report, in output order. */
+static const struct {
+	unsigned int bit;
+	int hook;
+	const char *name;
+} walk_hooks[] = {
+	{ DYNPF_HOOKS_NATIVE, DYNPF_HOOK_NATIVE, "native" },
+	{ DYNPF_HOOKS_XDP, DYNPF_HOOK_XDP, "xdp" },
+	{ DYNPF_HOOKS_XDP_FRAGS, DYNPF_HOOK_XDP_FRAGS, "xdp-frags" },
+	{ DYNPF_HOOKS_TC, DYNPF_HOOK_TC_INGRESS, "tc" },
+};
+#define NHOOKS (sizeof(walk_hooks) / sizeof(walk_hooks[0]))
+
+struct hook_stats {
+	unsigned long parsed, skipped;
+	unsigned long err[DYNPF_E_MAX];
+};
+
+struct diff_ctx {
+	const char *file;
+	size_t pkt;
+	const char *hook;
+	const char *what; /* "expected" or "native" */
+};
+
+static void print_diff(void *vctx, const char *path, json_object *want, json_object *got)
+{
+	struct diff_ctx *d = vctx;
+	const char *w = want ? json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN)
+			     : "(absent)";
+	char wbuf[256];
+
+	/* json-c reuses its string buffer: copy the first before the second. */
+	snprintf(wbuf, sizeof(wbuf), "%s", w);
+	fprintf(stderr, "%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file, d->pkt, d->hook,
+		path, d->what, wbuf,
+		got ? json_object_to_json_string_ext(got, JSON_C_TO_STRING_PLAIN) : "(absent)");
+}
+
+/* A packet record: "pkt" and "hook" first, then the parse. */
+static json_object *make_record(size_t pkt, const char *hook, json_object *body)
+{
+	json_object *rec = json_object_new_object();
+
+	json_object_object_add(rec, "pkt", json_object_new_int64((int64_t)pkt));
+	json_object_object_add(rec, "hook", json_object_new_string(hook));
+	json_object_object_foreach(body, k, v)
+	{
+		json_object_object_add(rec, k, json_object_get(v));
+	}
+	json_object_put(body);
+	return rec;
+}
+
+static json_object *skipped_body(uint32_t len, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "len", json_object_new_int64(len));
+	json_object_object_add(o, "status", json_object_new_string("skipped"));
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	return o;
+}
+
+static void print_record(json_object *rec, const struct dynpf_walk_opts *o)
+{
+	json_object *v;
+
+	if (o->quiet)
+		return;
+	if (dynpf_json) {
+		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN));
+		return;
+	}
+	json_object_object_get_ex(rec, "pkt", &v);
+	printf("%6lld  ", (long long)json_object_get_int64(v));
+	json_object_object_get_ex(rec, "hook", &v);
+	printf("%-9s ", json_object_get_string(v));
+	json_object_object_get_ex(rec, "len", &v);
+	printf("%5lld  ", (long long)json_object_get_int64(v));
+	dynpf_pkt_print_text(stdout, rec);
+	printf("\n");
+}
+
+/* Compare a BPF record with the native one: every field, both ways. */
+static int native_mismatch(json_object *bpf, json_object *native, struct diff_ctx *d)
+{
+	json_object *a = json_object_new_object(), *b = json_object_new_object();
+	int n;
+
+	json_object_object_foreach(bpf, k1, v1)
+	{
+		if (strcmp(k1, "hook"))
+			json_object_object_add(a, k1, json_object_get(v1));
+	}
+	json_object_object_foreach(native, k2, v2)
+	{
+		if (strcmp(k2, "hook"))
+			json_object_object_add(b, k2, json_object_get(v2));
+	}
+	d->what = "native";
+	n = dynpf_json_diff(b, a, 1, print_diff, d);
+	json_object_put(a);
+	json_object_put(b);
+	return n;
+}
+
+static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
+			  const struct hook_stats *hs, unsigned long exp_diffs,
+			  unsigned long native_diffs, unsigned long failures)
+{
+	if (dynpf_json) {
+		json_object *s = json_object_new_object(), *bh = json_object_new_object();
+
+		json_object_object_add(s, "summary", json_object_new_boolean(1));
+		json_object_object_add(s, "capture", json_object_new_string(o->capture));
+		json_object_object_add(s, "packets", json_object_new_int64((int64_t)npkts));
+		for (size_t h = 0; h < NHOOKS; h++) {
+			json_object *ho, *eo;
+
+			if (!(o->hooks & walk_hooks[h].bit))
+				continue;
+			ho = json_object_new_object();
+			eo = json_object_new_object();
+			json_object_object_add(ho, "parsed", json_object_new_int64(hs[h].parsed));
+			json_object_object_add(ho, "skipped", json_object_new_int64(hs[h].skipped));
+			for (int e = 0; e < DYNPF_E_MAX; e++)
+				if (hs[h].err[e])
+					json_object_object_add(eo, dynpf_err_name(e),
+							       json_object_new_int64(hs[h].err[e]));
+			json_object_object_add(ho, "errors", eo);
+			json_object_object_add(bh, walk_hooks[h].name, ho);
+		}
+		json_object_object_add(s, "by_hook", bh);
+		json_object_object_add(s, "mismatches", json_object_new_int64(exp_diffs));
+		json_object_object_add(s, "native_mismatches", json_object_new_int64(native_diffs));
+		json_object_object_add(s, "failures", json_object_new_int64(failures));
+		printf("%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
+		json_object_put(s);
+		return;
+	}
+	printf("%s: %zu packets\n", o->capture, npkts);
+	for (size_t h = 0; h < NHOOKS; h++) {
+		if (!(o->hooks & walk_hooks[h].bit))
+			continue;
+		printf("  %-9s %lu parsed, %lu skipped", walk_hooks[h].name, hs[h].parsed,
+		       hs[h].skipped);
+		for (int e = 1; e < DYNPF_E_MAX; e++)
+			if (hs[h].err[e])
+				printf(", %lu %s", hs[h].err[e], dynpf_err_name(e));
+		printf("\n");
+	}
+	if (o->expect)
+		printf("  expected results: %lu field differences\n", exp_diffs);
+	if (o->check_native)
+		printf("  native vs BPF:    %lu field differences\n", native_diffs);
+	if (failures)
+		printf("  failed runs:      %lu\n", failures);
+}
+
+int dynpf_walk_capture(const struct dynpf_walk_opts *o)
+{
+	struct hook_stats hs[NHOOKS] = {};
+	struct dynpf_expect exp = {};
+	struct dynpf_capture cap;
+	struct dynpf_progs pr = {};
+	unsigned long exp_diffs = 0, native_diffs = 0, failures = 0;
+	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
+	struct dynpf_pkt *pkt;
+	char reason[256];
+	int ret = 2;
+
+	pkt = calloc(1, sizeof(*pkt));
+	if (!pkt)
+		return 2;
+	if (dynpf_capture_load(o->capture, &cap))
+		goto free_pkt;
+	if (o->expect && dynpf_expect_load(o->expect, &exp))
+		goto free_capture;
+	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true)))
+		goto free_expect;
+	if (!dynpf_json && !o->quiet)
+		printf("%6s  %-9s %5s  %s\n", "pkt", "hook", "len", "parse");
+
+	for (size_t i = 0; i < cap.n; i++) {
+		const struct dynpf_frame *f = &cap.frames[i];
+		json_object *native_rec, *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
+		struct diff_ctx d = { .file = o->expect, .pkt = i + 1 };
+
+		dynpf_parse_native(f->data, f->len, pkt);
+		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
+		for (size_t h = 0; h < NHOOKS; h++) {
+			json_object *rec;
+			enum dynpf_run_result r;
+
+			if (!(o->hooks & walk_hooks[h].bit))
+				continue;
+			d.hook = walk_hooks[h].name;
+			if (walk_hooks[h].hook == DYNPF_HOOK_NATIVE) {
+				rec = json_object_get(native_rec);
+			} else {
+				r = dynpf_progs_run(&pr, walk_hooks[h].hook, f->data, f->len, pkt,
+						    reason, sizeof(reason));
+				if (r == DYNPF_RUN_ERROR) {
+					p_err("%s: packet %zu: %s", o->capture, i + 1, reason);
+					failures++;
+					continue;
+				}
+				if (r == DYNPF_RUN_SKIPPED) {
+					hs[h].skipped++;
+					rec = make_record(i + 1, walk_hooks[h].name,
+							  skipped_body(f->len, reason));
+					print_record(rec, o);
+					json_object_put(rec);
+					continue;
+				}
+				rec = make_record(i + 1, walk_hooks[h].name,
+						  dynpf_pkt_to_json(pkt));
+				if (o->check_native)
+					native_diffs += native_mismatch(rec, native_rec, &d);
+			}
+			hs[h].parsed++;
+			hs[h].err[pkt->err < DYNPF_E_MAX ? pkt->err : 0]++;
+			print_record(rec, o);
+			if (want) {
+				d.file = o->expect;
+				d.what = "expected";
+				exp_diffs += dynpf_json_diff(want, rec, 0, print_diff, &d);
+			}
+			json_object_put(rec);
+		}
+		/* native stats when native is not a reported hook: nothing to do */
+		json_object_put(native_rec);
+	}
+	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures);
+	ret = failures ? 2 : (exp_diffs || native_diffs) ? 1 : 0;
+	if (need_bpf)
+		dynpf_progs_close(&pr);
+free_expect:
+	dynpf_expect_free(&exp);
+free_capture:
+	dynpf_capture_free(&cap);
+free_pkt:
+	free(pkt);
+	return ret;
+}
