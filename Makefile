@@ -14,6 +14,8 @@ CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initial
 CPPFLAGS += -Iinclude -Iparsers -I$(OUT)
 LDLIBS   += -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
+OUT      := .output-san
+BUILD    := build-san
 CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS  += -fsanitize=address,undefined
 endif
@@ -42,7 +44,7 @@ NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRC
 .SECONDARY: $(SKELS) $(BPF_OBJS)
 .PHONY: all clean deps check-deps test run bench captures
 
-all: $(BUILD)/dynpf $(BUILD)/test_parsers $(NEG_OBJS)
+all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_verifier $(NEG_OBJS)
 
 # vmlinux.h comes from the running kernel's BTF, at build time, never committed.
 $(OUT)/vmlinux.h: | $(OUT)
@@ -61,7 +63,8 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
 # Verifier-negative tests: built here, loaded (and expected to fail) by tests.
-$(OUT)/verifier/%.bpf.o: tests/verifier/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/verifier
+$(OUT)/verifier/%.bpf.o: tests/verifier/%.bpf.c tests/verifier/common.h $(HEADERS) \
+			 $(OUT)/vmlinux.h | $(OUT)/verifier
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -81,6 +84,10 @@ $(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
 
+$(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
+
 # Dependencies: installed by the project, from Debian 12 (+ bookworm-backports).
 deps:
 	$(Q)scripts/deps.sh install
@@ -90,7 +97,7 @@ check-deps:
 
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/run.sh
+	$(Q)BUILD=$(BUILD) tests/run.sh
 
 run: check-deps
 	$(Q)$(MAKE) --no-print-directory all

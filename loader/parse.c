@@ -10,7 +10,7 @@
 static void parse_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dynpf [-j] parse FILE.pcap|FILE.pcapng [OPTIONS]\n"
+		"Usage: dynpf parse FILE.pcap|FILE.pcapng [OPTIONS]\n"
 		"\n"
 		"Parses every packet of FILE with the native build of dynpf's parsers (the same\n"
 		"source as the BPF programs) and prints the same table or JSON lines as replay.\n"
@@ -18,6 +18,7 @@ static void parse_usage(FILE *f)
 		"\n"
 		"  --expect FILE     compare with expected results; exit 1 on any difference\n"
 		"  -q, --quiet       print only differences and the summary\n"
+		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n");
 }
 
@@ -26,19 +27,23 @@ int cmd_parse(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "expect", required_argument, NULL, 'e' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_NATIVE };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o.expect = optarg;
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'j': /* also accepted before the command */
+			dynpf_json = true;
 			break;
 		case 'h':
 			parse_usage(stdout);

@@ -11,7 +11,7 @@
 static void replay_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dynpf [-j] replay FILE.pcap|FILE.pcapng [OPTIONS]\n"
+		"Usage: dynpf replay FILE.pcap|FILE.pcapng [OPTIONS]\n"
 		"\n"
 		"Runs every packet of FILE through dynpf's BPF programs with BPF_PROG_TEST_RUN\n"
 		"and prints what each parsed: a table, or JSON lines with -j (docs/json-output.md).\n"
@@ -21,6 +21,7 @@ static void replay_usage(FILE *f)
 		"                    per-packet, per-field diff and exit 1 on any difference\n"
 		"  --check-native    also parse natively; exit 1 where BPF and native differ\n"
 		"  -q, --quiet       print only differences and the summary\n"
+		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Packets a hook cannot run (xdp: over 3520 bytes; tc: over about 3.7 KB; all:\n"
@@ -50,13 +51,14 @@ int cmd_replay(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'e' },
 		{ "check-native", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_BPF };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
 			o.hooks = dynpf_parse_hook_word(optarg);
@@ -73,6 +75,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'j': /* also accepted before the command */
+			dynpf_json = true;
 			break;
 		case 'h':
 			replay_usage(stdout);

@@ -1,0 +1,138 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# dynpf's test suite, run by `make test`. One line per test; logs of failed
+# tests are shown; the last line is "N passed, N failed, N skipped".
+# Needs root (BPF_PROG_TEST_RUN); BUILD=build-san runs the sanitizer build.
+set -u
+cd "$(dirname "$0")/.."
+
+BUILD=${BUILD:-build}
+OUT=${BUILD}/tests
+DYNPF=$BUILD/dynpf
+CAPS=$(ls pcap-tests/*.pcap)
+pass=0
+fail=0
+skip=0
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+ok() { pass=$((pass + 1)); printf 'ok    %s\n' "$1"; }
+ko() {
+	fail=$((fail + 1))
+	printf 'FAIL  %s\n' "$1"
+	[ -f "$2" ] && sed 's/^/      | /' "$2" | tail -25
+}
+sk() { skip=$((skip + 1)); printf 'skip  %s (%s)\n' "$1" "$2"; }
+
+# t NAME CMD...: passes when CMD exits 0.
+t() {
+	local name=$1 log="$OUT/$(echo "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	shift
+	if "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "$log"; fi
+}
+
+# t_err NAME WANT_RC WANT_TEXT CMD...: CMD fails with WANT_RC and says WANT_TEXT.
+t_err() {
+	local name=$1 want_rc=$2 want=$3 log="$OUT/err_$(echo "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	shift 3
+	"$@" >"$log" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want_rc" ] && grep -qF -- "$want" "$log"; then
+		ok "$name"
+	else
+		echo "exit $rc (want $want_rc); want text: $want" >>"$log"
+		ko "$name" "$log"
+	fi
+}
+
+echo "== unit tests of the native parsers"
+if "$BUILD/test_parsers" >"$OUT/unit.log" 2>&1; then :; fi
+read -r up uf < <(sed -n 's/^test_parsers: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/unit.log")
+if [ -n "${up:-}" ]; then
+	pass=$((pass + up))
+	fail=$((fail + uf))
+	echo "ok    $up assertions passed, $uf failed"
+	[ "$uf" = 0 ] || sed 's/^/      | /' "$OUT/unit.log" | tail -25
+else
+	ko "unit tests did not report" "$OUT/unit.log"
+fi
+
+echo "== replay through xdp, xdp.frags and tc, with --expect and --check-native"
+for c in $CAPS; do
+	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
+done
+
+echo "== native parse with --expect"
+for c in $CAPS; do
+	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
+done
+
+echo "== every truncation: BPF and native agree, nothing reads out of bounds"
+python3 tests/truncate.py "$OUT/trunc.pcap" $CAPS >/dev/null
+t "truncations (14..200 bytes)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
+python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
+	pcap-tests/jumbo.pcap >/dev/null
+t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-frag.pcap" \
+	--hook xdp-frags --check-native -q
+
+echo "== tshark agrees on the fields both know"
+if command -v tshark >/dev/null; then
+	for c in $CAPS; do
+		t "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
+	done
+else
+	sk "tshark comparison" "tshark not installed: make deps"
+fi
+
+echo "== verifier-negative tests: misuse of the cursor is refused"
+for src in tests/verifier/*.bpf.c; do
+	b=$(basename "$src" .c)
+	want=$(sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$src")
+	t "verifier refuses $b" "$BUILD/test_verifier" ".output/verifier/$b.o" "$want"
+done
+
+echo "== command line"
+printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
+printf '{"pkt": 1, "error": "ok"}\n{"pkt": 2, "error": \n' >"$OUT/bad.expect.jsonl"
+printf '{"pkt": 1, "tcp": {"sport": 1}}\n' >"$OUT/wrong.expect.jsonl"
+python3 - "$OUT/raw.pcap" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'wb') as f:
+    f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))  # LINKTYPE_RAW
+    f.write(struct.pack('<IIII', 0, 0, 20, 20) + bytes([0x45] + [0] * 19))
+PY
+first=pcap-tests/eth_basic.pcap
+t_err "no arguments" 2 "Usage: dynpf" "$DYNPF"
+t_err "unknown command" 2 "unknown command 'frobnicate'" "$DYNPF" frobnicate
+t_err "no prefix matching" 2 "unknown command 'rep'" "$DYNPF" rep "$first"
+t_err "replay without a file" 2 "missing the capture file" "$DYNPF" replay
+t_err "replay of a missing file" 2 "No such file or directory" "$DYNPF" replay /nonexistent.pcap
+t_err "replay of a non-capture" 2 "not a pcap or pcapng capture" "$DYNPF" replay "$OUT/not-a-pcap.pcap"
+t_err "replay of a non-Ethernet capture" 2 "link type RAW is not supported" "$DYNPF" replay "$OUT/raw.pcap"
+t_err "unknown option" 2 "unrecognized option '--frobnicate'" "$DYNPF" replay "$first" --frobnicate
+t_err "bad --hook" 2 "--hook xdpp: expected xdp, xdp-frags, tc or all" "$DYNPF" replay "$first" --hook xdpp
+t_err "malformed --expect names file:line" 2 "bad.expect.jsonl:2: not a JSON object" \
+	"$DYNPF" replay "$first" --expect "$OUT/bad.expect.jsonl"
+t_err "a wrong expectation is a per-field diff, exit 1" 1 \
+	"pkt 1 hook xdp: tcp.sport: expected 1, got 40122" \
+	"$DYNPF" replay "$first" --expect "$OUT/wrong.expect.jsonl" -q
+t_err "errors are JSON with -j" 2 '{"error":"\/nonexistent.pcap: No such file or directory"}' \
+	"$DYNPF" -j replay /nonexistent.pcap
+if command -v setpriv >/dev/null; then
+	t_err "replay needs root" 2 "needs root" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$DYNPF" replay "$first"
+	t "parse needs no privileges" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$DYNPF" parse "$first" -q
+else
+	sk "privilege checks" "setpriv not found"
+fi
+for cmd in replay parse bench; do
+	t "$cmd --help" "$DYNPF" "$cmd" --help
+done
+
+echo "== output and docs stay in sync with the code"
+t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
+t "every error code and protocol is documented" python3 tests/check_docs.py
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

@@ -1,0 +1,50 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""Write every prefix (--min-len, at least 14 bytes, up to the whole frame) of every packet of the
+given captures into one pcap: the input of the truncation differential test
+(BPF and native must agree on every cut, and neither may read out of bounds).
+Frames longer than --max-len are cut only up to --max-len bytes."""
+import argparse
+import struct
+import sys
+
+
+def read_pcap(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    magic = struct.unpack('<I', data[:4])[0]
+    if magic in (0xa1b2c3d4, 0xa1b23c4d):
+        endian = '<'
+    elif magic in (0xd4c3b2a1, 0x4d3cb2a1):
+        endian = '>'
+    else:
+        sys.exit(f'{path}: not a classic pcap file')
+    off = 24
+    while off + 16 <= len(data):
+        _, _, caplen, _ = struct.unpack(endian + 'IIII', data[off:off + 16])
+        off += 16
+        yield data[off:off + caplen]
+        off += caplen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument('--min-len', type=int, default=14)
+    ap.add_argument('--max-len', type=int, default=200)
+    ap.add_argument('out')
+    ap.add_argument('captures', nargs='+')
+    a = ap.parse_args()
+    n = 0
+    with open(a.out, 'wb') as out:
+        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for cap in a.captures:
+            for frame in read_pcap(cap):
+                for cut in range(max(14, a.min_len), min(len(frame), a.max_len) + 1):
+                    out.write(struct.pack('<IIII', n // 1000000, n % 1000000, cut, cut))
+                    out.write(frame[:cut])
+                    n += 1
+    print(f'{a.out}: {n} packets')
+
+
+if __name__ == '__main__':
+    main()
