@@ -25,40 +25,24 @@ static void parse_usage(FILE *f)
 int cmd_parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "expect", required_argument, NULL, 'e' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },
+		DYNPF_WALK_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_NATIVE };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "qjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'e':
-			o.expect = optarg;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'j': /* also accepted before the command */
-			dynpf_json = true;
-			break;
 		case 'h':
 			parse_usage(stdout);
 			return DYNPF_EXIT_OK;
 		default:
+			if (dynpf_walk_common_opt(&o, c, optarg))
+				break;
 			fprintf(stderr, "Try 'dynpf parse --help'.\n");
 			return DYNPF_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		p_err(optind >= argc ? "parse: missing the capture file (dynpf parse FILE.pcap)"
-				     : "parse: one capture file expected, got extra '%s'",
-		      argv[argc - 1]);
-		return DYNPF_EXIT_USAGE;
-	}
-	o.capture = argv[optind];
-	return dynpf_walk_capture(&o);
+	return dynpf_walk_main(&o, argc, argv, "parse");
 }

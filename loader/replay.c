@@ -30,8 +30,7 @@ static void replay_usage(FILE *f)
 }
 
 /* Parse a --hook word into DYNPF_HOOKS_* bits; 0 when unknown. */
-unsigned int dynpf_parse_hook_word(const char *w);
-unsigned int dynpf_parse_hook_word(const char *w)
+static unsigned int parse_hook_word(const char *w)
 {
 	if (!strcmp(w, "xdp"))
 		return DYNPF_HOOKS_XDP;
@@ -48,51 +47,35 @@ int cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "hook", required_argument, NULL, 'H' },
-		{ "expect", required_argument, NULL, 'e' },
 		{ "check-native", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'j' },
+		DYNPF_WALK_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_BPF };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "qjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			o.hooks = dynpf_parse_hook_word(optarg);
+			o.hooks = parse_hook_word(optarg);
 			if (!o.hooks) {
 				p_err("--hook %s: expected xdp, xdp-frags, tc or all", optarg);
 				return DYNPF_EXIT_USAGE;
 			}
 			break;
-		case 'e':
-			o.expect = optarg;
-			break;
 		case 'n':
 			o.check_native = true;
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'j': /* also accepted before the command */
-			dynpf_json = true;
 			break;
 		case 'h':
 			replay_usage(stdout);
 			return DYNPF_EXIT_OK;
 		default:
+			if (dynpf_walk_common_opt(&o, c, optarg))
+				break;
 			fprintf(stderr, "Try 'dynpf replay --help'.\n");
 			return DYNPF_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		p_err(optind >= argc ? "replay: missing the capture file (dynpf replay FILE.pcap)"
-				     : "replay: one capture file expected, got extra '%s'",
-		      argv[argc - 1]);
-		return DYNPF_EXIT_USAGE;
-	}
-	o.capture = argv[optind];
-	return dynpf_walk_capture(&o);
+	return dynpf_walk_main(&o, argc, argv, "replay");
 }

@@ -4,12 +4,14 @@
  * capture through the chosen hooks, printed, checked against expectations
  * and against the native parser, summarised.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
 #include "expect.h"
+#include "cmds.h"
 #include "log.h"
 #include "native.h"
 #include "pktfmt.h"
@@ -261,4 +263,34 @@ free_capture:
 free_pkt:
 	free(pkt);
 	return ret;
+}
+
+int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'e':
+		o->expect = arg;
+		return 1;
+	case 'q':
+		o->quiet = true;
+		return 1;
+	case 'j': /* also accepted before the command */
+		dynpf_json = true;
+		return 1;
+	}
+	return 0;
+}
+
+int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char *cmd)
+{
+	if (optind >= argc) {
+		p_err("%s: missing the capture file (dynpf %s FILE.pcap)", cmd, cmd);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (optind != argc - 1) {
+		p_err("%s: one capture file expected, got extra '%s'", cmd, argv[optind + 1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	o->capture = argv[optind];
+	return dynpf_walk_capture(o);
 }

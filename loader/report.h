@@ -27,4 +27,17 @@ struct dynpf_walk_opts {
  */
 int dynpf_walk_capture(const struct dynpf_walk_opts *o);
 
+/* Options replay and parse share: --expect, -q, -j. 1 if c was one. */
+int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg);
+
+/* Take the one capture argument left after the options and walk it. */
+int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char *cmd);
+
+/* getopt_long entries for the shared options (put them in each table). */
+#define DYNPF_WALK_LONGOPTS                                                    \
+	{ "expect", required_argument, NULL, 'e' },                            \
+	{ "quiet", no_argument, NULL, 'q' },                                   \
+	{ "json", no_argument, NULL, 'j' }
+#define DYNPF_WALK_SHORTOPTS "qj"
+
 #endif
