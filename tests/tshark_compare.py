@@ -1,0 +1,864 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""Differential test: dynpf's native parse of a capture against tshark's.
+
+Usage: tshark_compare.py --dynpf DYNPF [--verbose] CAPTURE.pcap [...]
+
+For every capture this runs `DYNPF parse -j CAPTURE` (JSON lines, see
+docs/json-output.md) and `tshark -r CAPTURE -T json` with reassembly,
+relative sequence numbers and sequence analysis turned off, then compares,
+packet by packet, the header fields both tools decode:
+
+  frame   len (frame.len)
+  eth     src, dst, ethertype after the VLAN tags, and per tag tpid, vid,
+          pcp, dei (outermost first)
+  arp     htype, ptype, hlen, plen, op; sha, tha, spa, tpa (Ethernet/IPv4)
+  ipv4    src, dst, proto, ttl, tos, tot_len, id, hdr_len, df, mf,
+          frag_off (8-byte units), nonfirst_frag
+  ipv6    src, dst, next_header, hop_limit, tclass, flow_label, payload_len
+  tcp     sport, dport, seq, ack (raw), window, hdr_len, flags (low byte),
+          options (kind/len list in order, NOP and EOL have len 1), mss,
+          wscale, sack_perm, ts_val, ts_ecr, sack blocks
+  udp     sport, dport, ulen
+  icmp,   type, code; id and seq for echo request/reply
+  icmpv6
+  layers  the proto chain dynpf should have walked, derived from the header
+          values tshark shows and the rules of docs/parsing.md (only when
+          dynpf reports `ok` and tshark flags nothing)
+  error   when dynpf reports a parse error (other than the by-design limits
+          `depth` and `tlv_count`), tshark must flag that header too:
+          malformed/short/unreassembled, an Error-severity expert item, or
+          one of AGREE_EXPERTS (e.g. tcp.option.len.invalid for tlv_len)
+  record  every frame tshark reads has a dynpf record
+
+A field is compared only where dynpf parsed its layer (the layer is in
+`layers`) and tshark has the same header at the same position of the layer
+chain (tshark's top-level JSON layers aligned with frame.protocols; only
+the first eth, VLAN tags, L3 and L4 are used, so encapsulated or quoted
+headers are never compared). After a dynpf option error (tlv_len) the
+options before the bad one are compared, as tshark's list stops there too.
+Skipped, and counted as such: fields of a header tshark flags (a top-level
+`_ws.malformed`/`_ws.short`/`_ws.unreassembled` blames the last protocol
+tshark entered; an Error expert item or nested malformed item inside the
+layer), fields tshark does not show, TCP options when tshark's option
+sub-dissector (e.g. MPTCP) threw, the ethertype after a bad VLAN tag.
+
+tshark representation handled here: tshark 4.0 shows ip.frag_offset in
+8-byte units (like dynpf); tcp.flags has 12 bits (dynpf: the low byte); EOL
+and NOP have no tcp.option_len (len 1); every zero byte after EOL is shown
+as another EOL (the walk ends at the first); sack.dsack_le/re repeat the
+first SACK block; MPTCP options are an `mptcp` subtree; two stacked 802.1ad
+tags are one `ieee8021ad` layer with svid and cvid; TPID 0x9100 is taken for
+a VLAN tag by tshark, not by dynpf; duplicate JSON keys are kept in order.
+ip/ipv6 TSO support is off so that a total length of 0 is an error.
+
+Output: `CAPTURE: pkt N: field: dynpf=X tshark=Y` per mismatch, then
+`CAPTURE: N packets, M fields compared, K mismatches, S skipped`.
+Exit status: 0 no mismatch, 1 some mismatch, 2 tshark or dynpf missing or
+failing.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TSHARK_OPTS = [
+    "-o", "tcp.analyze_sequence_numbers:FALSE",
+    "-o", "tcp.relative_sequence_numbers:FALSE",
+    "-o", "tcp.desegment_tcp_streams:FALSE",
+    "-o", "ip.defragment:FALSE",
+    "-o", "ipv6.defragment:FALSE",
+    # Checksums are not compared; keep their (default off) validation off so
+    # that a bad checksum is not an error-severity expert item.
+    "-o", "ip.check_checksum:FALSE",
+    "-o", "tcp.check_checksum:FALSE",
+    "-o", "udp.check_checksum:FALSE",
+    # A total length of 0 is a bad length (dynpf: bad_len), not a TSO capture.
+    "-o", "ip.tso_support:FALSE",
+    "-o", "ipv6.tso_support:FALSE",
+]
+
+
+SEV_ERROR = 0x00800000  # PI_ERROR in _ws.expert.severity
+
+# Top-level items that tshark appends after the layer it stopped in.
+STOP_MARKS = ("_ws.malformed", "_ws.short", "_ws.unreassembled")
+
+# Expert items (any severity) by which tshark says a header is invalid in
+# the way dynpf reports as a parse error.
+AGREE_EXPERTS = {
+    "ipv6.plen_exceeds_framing",   # payload length past the frame
+    "tcp.option.len.invalid",      # option length 0/1/missing/overrunning
+    "ip.bogus_ip_length",
+    "ip.bogus_header_length",
+    "ip.bogus_ip_version",
+    "tcp.short_segment",
+    "udp.length.bad",
+    "udp.length.bad_zero",
+}
+
+# Subtrees whose expert items say nothing about the header's fixed part:
+# TCP option problems are checked through the option list itself (tshark
+# rates non-zero bytes after EOL an Error; dynpf ignores them by design).
+NOT_FLAGGING = {"tcp.options_tree"}
+
+TSHARK_L3 = {"arp": "arp", "ip": "ipv4", "ipv6": "ipv6"}
+TSHARK_L4 = {"tcp": "tcp", "udp": "udp", "icmp": "icmp", "icmpv6": "icmpv6"}
+TAG_TPID = {0x8100: "vlan", 0x88a8: "qinq"}
+MAX_TAGS = 4
+ETHERTYPE_L3 = {0x0806: "arp", 0x0800: "ipv4", 0x86dd: "ipv6"}
+IPV4_L4 = {6: "tcp", 17: "udp", 1: "icmp"}
+IPV6_L4 = {6: "tcp", 17: "udp", 58: "icmpv6"}
+ABSENT = "<absent>"
+
+
+class Obj:
+    """A JSON object that keeps every key, duplicates included, in order."""
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def __repr__(self):
+        return "Obj(%r)" % (self.pairs,)
+
+
+def is_proto_key(key):
+    """A key naming a nested protocol layer (e.g. `ip` inside `icmp`)."""
+    return re.fullmatch(r"[a-z0-9_]+", key) is not None
+
+
+def find_all(obj, key, out=None):
+    """Values of `key` in document order, searching subtrees of obj but not
+    nested protocol layers."""
+    if out is None:
+        out = []
+    if isinstance(obj, list):
+        for v in obj:
+            find_all(v, key, out)
+        return out
+    if not isinstance(obj, Obj):
+        return out
+    for k, v in obj.pairs:
+        if k == key:
+            out.append(v)
+        if isinstance(v, (Obj, list)) and not is_proto_key(k):
+            find_all(v, key, out)
+    return out
+
+
+def get(obj, key):
+    """First value of `key`: a direct child first, else the first one found
+    in the subtrees; None when missing."""
+    if isinstance(obj, Obj):
+        for k, v in obj.pairs:
+            if k == key:
+                return v
+    vals = find_all(obj, key)
+    return vals[0] if vals else None
+
+
+def has_key(obj, key):
+    """True when `key` occurs anywhere in obj, nested protocols included."""
+    if isinstance(obj, list):
+        return any(has_key(v, key) for v in obj)
+    if not isinstance(obj, Obj):
+        return False
+    return any(k == key or has_key(v, key) for k, v in obj.pairs)
+
+
+def flagged(obj):
+    """True when a layer holds a malformed item or an Error expert item."""
+    if isinstance(obj, list):
+        return any(flagged(v) for v in obj)
+    if not isinstance(obj, Obj):
+        return False
+    for k, v in obj.pairs:
+        if k in STOP_MARKS:
+            return True
+        if k in NOT_FLAGGING:
+            continue
+        if k == "_ws.expert.severity":
+            try:
+                if int(v, 0) >= SEV_ERROR:
+                    return True
+            except (TypeError, ValueError):
+                pass
+        if isinstance(v, (Obj, list)) and not is_proto_key(k):
+            if flagged(v):
+                return True
+    return False
+
+
+def to_int(s):
+    if s is None:
+        return None
+    if isinstance(s, list):
+        s = s[0]
+    if isinstance(s, int):
+        return s
+    s = str(s).strip()
+    try:
+        if s.lower().startswith("0x"):
+            return int(s, 16)
+        return int(s, 10)
+    except ValueError:
+        return None
+
+
+def to_bool(s):
+    v = to_int(s)
+    return None if v is None else bool(v)
+
+
+def to_str(s):
+    if isinstance(s, list):
+        s = s[0]
+    return None if s is None else str(s)
+
+
+# ---------------------------------------------------------------- tshark
+
+
+def run_tshark(tshark, cap, extra_args):
+    """tshark's packets as a list of top-level layer Obj."""
+    cmd = [tshark, "-n", "-r", cap] + TSHARK_OPTS + extra_args + ["-T", "json"]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        raise RuntimeError("tshark failed on %s (exit %d): %s"
+                           % (cap, r.returncode, r.stderr.strip()))
+    text = r.stdout.strip()
+    if not text:
+        return []
+    return [get(get(p, "_source"), "layers")
+            for p in json.loads(text, object_pairs_hook=Obj)]
+
+
+class TLayers:
+    """tshark's layer chain for one packet, mapped onto dynpf's positions."""
+
+    def __init__(self, layers):
+        self.frame = None
+        self.eth = None
+        self.tags = []       # (tshark name, Obj)
+        self.l3 = None       # (dynpf name, Obj)
+        self.l4 = None
+        self.bad = set()     # ids of flagged layer Obj
+        self.complains = set()  # ids of layer Obj with an AGREE_EXPERTS item
+        self.opts_bad = set()   # ids of tcp Obj whose option walk threw
+        jseq = []
+        stopped = False
+        for k, v in layers.pairs:
+            if k == "frame":
+                self.frame = v
+            elif k in STOP_MARKS:
+                stopped = True
+            elif not k.startswith("_ws"):
+                jseq.append((k, v))
+        # tshark leaves a layer it entered but could not add a field to
+        # (e.g. 4 bytes of ICMP) out of the JSON; frame.protocols still
+        # names it. Align the two, standing in an empty Obj for those.
+        protos = [x for x in (to_str(get(self.frame, "frame.protocols"))
+                              or "").split(":") if x and x != "ethertype"]
+        # A protocol dissected inside a layer (an MPTCP option in tcp, the
+        # quoted header in icmp) is part of that layer.
+        seq = []
+        j = 0
+        last = None      # (layer Obj, where) of the last protocol entered
+        for x in protos:
+            if j < len(jseq) and jseq[j][0] == x:
+                seq.append(jseq[j])
+                j += 1
+                last = (seq[-1][1], "layer")
+            elif seq and has_key(seq[-1][1], x):
+                opts = get(seq[-1][1], "tcp.options_tree")
+                last = (seq[-1][1], "options" if has_key(opts, x)
+                        else "layer")
+            else:
+                seq.append((x, Obj([])))
+                last = (seq[-1][1], "layer")
+        seq += jseq[j:]
+        if j < len(jseq) or last is None:
+            last = (seq[-1][1], "layer") if seq else None
+        for k, v in seq:
+            if flagged(v):
+                self.bad.add(id(v))
+            if any(find_all(v, e) for e in AGREE_EXPERTS):
+                self.complains.add(id(v))
+        if stopped and last is not None:
+            # The exception that ended the dissection (malformed, short
+            # frame, fragment boundary) came from the last protocol entered.
+            if last[1] == "options":
+                self.opts_bad.add(id(last[0]))
+            else:
+                self.bad.add(id(last[0]))
+        i = 0
+        if i < len(seq) and seq[i][0] == "eth":
+            self.eth = seq[i][1]
+            i += 1
+        else:
+            return
+        while i < len(seq) and seq[i][0] in ("vlan", "ieee8021ad"):
+            self.tags.append(seq[i])
+            i += 1
+        if i < len(seq) and seq[i][0] in TSHARK_L3:
+            self.l3 = (TSHARK_L3[seq[i][0]], seq[i][1])
+            i += 1
+            if i < len(seq) and seq[i][0] in TSHARK_L4:
+                self.l4 = (TSHARK_L4[seq[i][0]], seq[i][1])
+
+    def layer(self, name):
+        """The tshark Obj dissecting dynpf layer `name`, or None."""
+        if name == "eth":
+            return self.eth
+        for lay in (self.l3, self.l4):
+            if lay is not None and lay[0] == name:
+                return lay[1]
+        return None
+
+    def is_bad(self, obj):
+        return obj is not None and id(obj) in self.bad
+
+    def agrees_bad(self, obj):
+        return obj is not None and (id(obj) in self.bad
+                                    or id(obj) in self.complains)
+
+    def tag_list(self):
+        """[(tpid, vid, pcp, dei, Obj)] as dynpf would see them, and the
+        ethertype after them (the first non-tag type)."""
+        et = to_int(get(self.eth, "eth.type"))
+        if et is None:
+            et = to_int(get(self.eth, "eth.len"))
+        tags = []
+        for name, obj in self.tags:
+            if et not in TAG_TPID:
+                break      # e.g. 0x9100, which tshark takes as a tag
+            if name == "ieee8021ad":
+                pcps = find_all(obj, "ieee8021ad.priority")
+                deis = find_all(obj, "ieee8021ad.dei")
+                nxt = get(obj, "ieee8021ah.etype")
+                if nxt is None:
+                    nxt = get(obj, "ieee8021ad.etype")
+                cvid = get(obj, "ieee8021ad.cvid")
+                if cvid is not None and len(pcps) == 2 and len(deis) == 2:
+                    # An 802.1ad tag right inside an 802.1ad tag: tshark
+                    # shows both in one layer, as S-VID and C-VID.
+                    tags.append((et, to_int(get(obj, "ieee8021ad.svid")),
+                                 to_int(pcps[0]), to_int(deis[0]), obj))
+                    tags.append((0x88a8, to_int(cvid), to_int(pcps[1]),
+                                 to_int(deis[1]), obj))
+                    et = to_int(nxt)
+                    continue
+                vid = get(obj, "ieee8021ad.id")
+                if vid is None:
+                    vid = get(obj, "ieee8021ad.svid")
+                pcp = pcps[0] if pcps else None
+                dei = deis[0] if deis else None
+            else:
+                vid = get(obj, "vlan.id")
+                pcp = get(obj, "vlan.priority")
+                dei = get(obj, "vlan.dei")
+                if dei is None:
+                    dei = get(obj, "vlan.cfi")
+                nxt = get(obj, "vlan.etype")
+                if nxt is None:
+                    nxt = get(obj, "vlan.len")
+            tags.append((et, to_int(vid), to_int(pcp), to_int(dei), obj))
+            et = to_int(nxt)
+        return tags, et
+
+
+# ---------------------------------------------------------------- compare
+
+
+class Cmp:
+    def __init__(self, cap, verbose):
+        self.cap = cap
+        self.verbose = verbose
+        self.compared = 0
+        self.mismatches = 0
+        self.skipped = 0
+        self.pkt = 0
+
+    def check(self, field, dv, tv):
+        self.compared += 1
+        ok = dv == tv
+        if not ok:
+            self.mismatches += 1
+            print("%s: pkt %d: %s: dynpf=%s tshark=%s"
+                  % (self.cap, self.pkt, field, fmt(dv), fmt(tv)))
+        elif self.verbose:
+            print("%s: pkt %d: %s: %s (ok)"
+                  % (self.cap, self.pkt, field, fmt(dv)))
+        return ok
+
+    def skip(self, field, why, n=1):
+        self.skipped += n
+        if self.verbose:
+            print("%s: pkt %d: %s: skipped (%s)"
+                  % (self.cap, self.pkt, field, why))
+
+
+def fmt(v):
+    if v is None:
+        return ABSENT
+    if isinstance(v, str):
+        return v
+    return json.dumps(v, separators=(",", ":"))
+
+
+def dget(d, key):
+    v = d.get(key) if isinstance(d, dict) else None
+    return v
+
+
+ETH_FIELDS = ["dst", "src", "ethertype", "vlans"]
+ARP_FIELDS = ["htype", "ptype", "hlen", "plen", "op", "sha", "spa", "tha",
+              "tpa"]
+IPV4_FIELDS = ["src", "dst", "proto", "ttl", "tos", "tot_len", "id",
+               "hdr_len", "df", "mf", "frag_off", "nonfirst_frag"]
+IPV6_FIELDS = ["src", "dst", "next_header", "hop_limit", "tclass",
+               "flow_label", "payload_len"]
+TCP_FIELDS = ["sport", "dport", "seq", "ack", "window", "hdr_len", "flags"]
+TCP_OPT_FIELDS = ["options", "mss", "wscale", "sack_perm", "ts_val",
+                  "ts_ecr", "sack"]
+UDP_FIELDS = ["sport", "dport", "ulen"]
+ICMP_FIELDS = ["type", "code", "id", "seq"]
+FIELDS = {"eth": ETH_FIELDS, "arp": ARP_FIELDS, "ipv4": IPV4_FIELDS,
+          "ipv6": IPV6_FIELDS, "tcp": TCP_FIELDS + TCP_OPT_FIELDS,
+          "udp": UDP_FIELDS, "icmp": ICMP_FIELDS, "icmpv6": ICMP_FIELDS}
+
+
+def compare_eth(c, d, tl, ntags):
+    t = tl.eth
+    c.check("eth.dst", dget(d, "dst"), to_str(get(t, "eth.dst")))
+    c.check("eth.src", dget(d, "src"), to_str(get(t, "eth.src")))
+    tags, et = tl.tag_list()
+    if ntags is not None:
+        # dynpf stopped at a bad (truncated, or 5th) tag: the ethertype is
+        # not known, the tags before it are.
+        c.skip("eth.ethertype", "dynpf error in a VLAN tag")
+        tags = tags[:ntags]
+    if any(tl.is_bad(tg[4]) for tg in tags):
+        c.skip("eth.ethertype", "tshark flags a VLAN tag")
+        c.skip("eth.vlans", "tshark flags a VLAN tag")
+        return
+    if ntags is None:
+        c.check("eth.ethertype", dget(d, "ethertype"), et)
+    dv = dget(d, "vlans")
+    if not isinstance(dv, list):
+        c.check("eth.vlans", dv, [{"tpid": tg[0], "vid": tg[1], "pcp": tg[2],
+                                   "dei": tg[3]} for tg in tags])
+        return
+    if not c.check("eth.vlans.count", len(dv), len(tags)):
+        return
+    for i, (tg, dt) in enumerate(zip(tags, dv)):
+        for j, k in enumerate(("tpid", "vid", "pcp", "dei")):
+            c.check("eth.vlans[%d].%s" % (i, k), dget(dt, k), tg[j])
+
+
+def compare_arp(c, d, t):
+    htype = to_int(get(t, "arp.hw.type"))
+    ptype = to_int(get(t, "arp.proto.type"))
+    hlen = to_int(get(t, "arp.hw.size"))
+    plen = to_int(get(t, "arp.proto.size"))
+    c.check("arp.htype", dget(d, "htype"), htype)
+    c.check("arp.ptype", dget(d, "ptype"), ptype)
+    c.check("arp.hlen", dget(d, "hlen"), hlen)
+    c.check("arp.plen", dget(d, "plen"), plen)
+    c.check("arp.op", dget(d, "op"), to_int(get(t, "arp.opcode")))
+    decoded = (htype, ptype, hlen, plen) == (1, 0x0800, 6, 4)
+    for k, tk in (("sha", "arp.src.hw_mac"), ("spa", "arp.src.proto_ipv4"),
+                  ("tha", "arp.dst.hw_mac"), ("tpa", "arp.dst.proto_ipv4")):
+        tv = to_str(get(t, tk)) if decoded else None
+        dv = dget(d, k)
+        if decoded and tv is None:
+            c.skip("arp." + k, "tshark does not show it")
+        elif tv is not None or dv is not None:
+            c.check("arp." + k, dv, tv)
+
+
+def compare_ipv4(c, d, t):
+    tos = get(t, "ip.dsfield")
+    if tos is None:
+        tos = get(t, "ip.tos")
+    fo = to_int(get(t, "ip.frag_offset"))
+    vals = {
+        "src": to_str(get(t, "ip.src")),
+        "dst": to_str(get(t, "ip.dst")),
+        "proto": to_int(get(t, "ip.proto")),
+        "ttl": to_int(get(t, "ip.ttl")),
+        "tos": to_int(tos),
+        "tot_len": to_int(get(t, "ip.len")),
+        "id": to_int(get(t, "ip.id")),
+        "hdr_len": to_int(get(t, "ip.hdr_len")),
+        "df": to_bool(get(t, "ip.flags.df")),
+        "mf": to_bool(get(t, "ip.flags.mf")),
+        # tshark 4.0 shows ip.frag_offset in 8-byte units, like dynpf.
+        "frag_off": fo,
+        "nonfirst_frag": None if fo is None else fo != 0,
+    }
+    compare_plain(c, "ipv4", d, vals)
+
+
+def compare_ipv6(c, d, t):
+    vals = {
+        "src": to_str(get(t, "ipv6.src")),
+        "dst": to_str(get(t, "ipv6.dst")),
+        "next_header": to_int(get(t, "ipv6.nxt")),
+        "hop_limit": to_int(get(t, "ipv6.hlim")),
+        "tclass": to_int(get(t, "ipv6.tclass")),
+        "flow_label": to_int(get(t, "ipv6.flow")),
+        "payload_len": to_int(get(t, "ipv6.plen")),
+    }
+    compare_plain(c, "ipv6", d, vals)
+
+
+def compare_plain(c, name, d, vals):
+    for k, tv in vals.items():
+        if tv is None:
+            c.skip("%s.%s" % (name, k), "tshark does not show it")
+        else:
+            c.check("%s.%s" % (name, k), dget(d, k), tv)
+
+
+def tshark_tcp_options(t):
+    """[(kind, len, tree Obj)] in wire order from tcp.options_tree, or None
+    when tshark shows no option area."""
+    tree = get(t, "tcp.options_tree")
+    if tree is None:
+        return None
+    opts = []
+    for k, v in tree.pairs:
+        # Each option is a subtree (`tcp.options.mss_tree`, or a protocol
+        # such as `mptcp`) holding tcp.option_kind. Options tshark finds
+        # invalid are a text item with only an expert note (and end the
+        # list, like dynpf's walk).
+        if not isinstance(v, Obj):
+            continue
+        kind = to_int(get(v, "tcp.option_kind"))
+        if kind is None:
+            continue
+        ln = to_int(get(v, "tcp.option_len"))
+        if ln is None and kind in (0, 1):
+            ln = 1   # EOL and NOP have no length byte
+        opts.append((kind, ln, v))
+        if kind == 0:
+            # tshark shows every padding byte after EOL as one more EOL;
+            # the walk (dynpf's and RFC 9293's) ends at the first.
+            break
+    return opts
+
+
+def compare_tcp(c, d, t, partial=False, opts_bad=False):
+    vals = {
+        "sport": to_int(get(t, "tcp.srcport")),
+        "dport": to_int(get(t, "tcp.dstport")),
+        "seq": to_int(get(t, "tcp.seq_raw")),
+        "ack": to_int(get(t, "tcp.ack_raw")),
+        "window": to_int(get(t, "tcp.window_size_value")),
+        "hdr_len": to_int(get(t, "tcp.hdr_len")),
+    }
+    fl = to_int(get(t, "tcp.flags"))
+    # tcp.flags holds 12 bits (reserved, AE/NS); dynpf's is the CWR..FIN byte.
+    vals["flags"] = None if fl is None else fl & 0xff
+    compare_plain(c, "tcp", d, vals)
+    if opts_bad:
+        n = sum(1 for k in TCP_OPT_FIELDS if k in d)
+        c.skip("tcp.options", "tshark's option dissection threw", n=n)
+        return
+    opts = tshark_tcp_options(t)
+    if opts is None:
+        opts = []
+        hl = vals["hdr_len"]
+        if hl is not None and hl > 20:
+            c.skip("tcp.options", "tshark shows no option area")
+            return
+    dopts = dget(d, "options")
+    if isinstance(dopts, list):
+        dopts = [[dget(o, "kind"), dget(o, "len")] for o in dopts]
+    c.check("tcp.options", dopts, [[k, ln] for k, ln, _ in opts])
+
+    def decoded(kind, good_len):
+        return [v for k, ln, v in opts if k == kind and good_len(ln)]
+
+    mss = [to_int(get(v, "tcp.options.mss_val"))
+           for v in decoded(2, lambda n: n == 4)]
+    ws = [to_int(get(v, "tcp.options.wscale.shift"))
+          for v in decoded(3, lambda n: n == 3)]
+    sp = [True for _ in decoded(4, lambda n: n == 2)]
+    ts = [(to_int(get(v, "tcp.options.timestamp.tsval")),
+           to_int(get(v, "tcp.options.timestamp.tsecr")))
+          for v in decoded(8, lambda n: n == 10)]
+    sacks = []
+    for v in decoded(5, lambda n: n is not None and n >= 10
+                     and (n - 2) % 8 == 0 and (n - 2) // 8 <= 4):
+        edges = []
+        # sack.dsack_le/re repeat the first block when tshark takes it for
+        # a D-SACK; the blocks on the wire are the sack_le/sack_re pairs.
+        for k, x in v.pairs:
+            if k in ("tcp.options.sack_le", "tcp.options.sack_re"):
+                edges.append(to_int(x))
+        sacks.append([[edges[i], edges[i + 1]]
+                      for i in range(0, len(edges) - 1, 2)])
+    for key, tvals in (("mss", mss), ("wscale", ws), ("sack_perm", sp),
+                       ("ts_val", [x[0] for x in ts]),
+                       ("ts_ecr", [x[1] for x in ts]), ("sack", sacks)):
+        opt_one(c, d, key, tvals, partial)
+
+
+def opt_one(c, d, key, tvals, partial):
+    """A decoded option: absent on both sides, or equal. With the option
+    repeated, dynpf's value must be one of tshark's. After an option error
+    (partial), a value dynpf did not decode is not held against it."""
+    dv = dget(d, key)
+    if not tvals and dv is None:
+        return
+    if partial and dv is None:
+        c.skip("tcp." + key, "not decoded by dynpf after an option error")
+        return
+    if len(tvals) > 1:
+        if dv in tvals:
+            c.skip("tcp." + key, "option repeated; dynpf's value is one "
+                   "of tshark's")
+            return
+        c.check("tcp." + key, dv, tvals)
+        return
+    c.check("tcp." + key, dv, tvals[0] if tvals else None)
+
+
+def compare_udp(c, d, t):
+    compare_plain(c, "udp", d, {
+        "sport": to_int(get(t, "udp.srcport")),
+        "dport": to_int(get(t, "udp.dstport")),
+        "ulen": to_int(get(t, "udp.length")),
+    })
+
+
+def compare_icmp(c, name, d, t):
+    typ = to_int(get(t, name + ".type"))
+    vals = {"type": typ, "code": to_int(get(t, name + ".code"))}
+    if name == "icmp":
+        echo = typ in (0, 8)
+        tid, tseq = get(t, "icmp.ident"), get(t, "icmp.seq")
+    else:
+        echo = typ in (128, 129)
+        tid = get(t, "icmpv6.echo.identifier")
+        tseq = get(t, "icmpv6.echo.sequence_number")
+    compare_plain(c, name, d, vals)
+    if echo:
+        compare_plain(c, name, d, {"id": to_int(tid), "seq": to_int(tseq)})
+    else:
+        for k in ("id", "seq"):
+            if k in d:
+                c.check("%s.%s" % (name, k), d[k], None)
+
+
+def expected_chain(tl):
+    """The layer chain docs/parsing.md gives for the header values tshark
+    shows, or None when they are not enough to tell."""
+    if tl.eth is None:
+        return None
+    chain = ["eth"]
+    tags, et = tl.tag_list()
+    if len(tags) > MAX_TAGS:
+        return None
+    chain += [TAG_TPID[tg[0]] for tg in tags]
+    l3 = ETHERTYPE_L3.get(et)
+    if l3 is None:
+        return chain
+    if tl.l3 is None or tl.l3[0] != l3:
+        return None
+    chain.append(l3)
+    t = tl.l3[1]
+    if l3 == "ipv4":
+        fo = to_int(get(t, "ip.frag_offset"))
+        proto = to_int(get(t, "ip.proto"))
+        if fo is None or proto is None:
+            return None
+        if fo == 0 and proto in IPV4_L4:
+            chain.append(IPV4_L4[proto])
+    elif l3 == "ipv6":
+        nxt = to_int(get(t, "ipv6.nxt"))
+        if nxt is None:
+            return None
+        if nxt in IPV6_L4:
+            chain.append(IPV6_L4[nxt])
+    return chain
+
+
+def compare_packet(c, rec, tlayers):
+    tl = TLayers(tlayers)
+    if tl.frame is not None:
+        c.check("len", dget(rec, "len"), to_int(get(tl.frame, "frame.len")))
+    layers = rec.get("layers") or []
+    names = [dget(x, "proto") for x in layers]
+    err = rec.get("error", "ok")
+    err_layer = rec.get("error_layer")
+    err_proto = rec.get("error_proto")
+
+    # Which dynpf layer objects may be compared, and where tshark has them.
+    ntags = None
+    if err != "ok" and err_proto in ("vlan", "qinq"):
+        ntags = sum(1 for n in names if n in ("vlan", "qinq"))
+    for i, name in enumerate(names):
+        if name in ("vlan", "qinq"):
+            continue
+        d = rec.get(name)
+        if not isinstance(d, dict):
+            continue
+        t = tl.layer(name)
+        nfields = len([k for k in FIELDS.get(name, []) if k in d]) or 1
+        if t is None:
+            c.skip(name, "tshark has no %s header here" % name, n=nfields)
+            continue
+        if tl.is_bad(t):
+            c.skip(name, "tshark flags its %s layer" % name, n=nfields)
+            continue
+        if name == "eth":
+            compare_eth(c, d, tl, ntags)
+        elif name == "arp":
+            compare_arp(c, d, t)
+        elif name == "ipv4":
+            compare_ipv4(c, d, t)
+        elif name == "ipv6":
+            compare_ipv6(c, d, t)
+        elif name == "tcp":
+            # With a tlv_len error, dynpf's option list holds the options
+            # before the bad one, and tshark's list stops at it as well.
+            compare_tcp(c, d, t, partial=(err != "ok" and err_layer == i),
+                        opts_bad=id(t) in tl.opts_bad)
+        elif name == "udp":
+            compare_udp(c, d, t)
+        elif name in ("icmp", "icmpv6"):
+            compare_icmp(c, name, d, t)
+
+    ours = [tl.eth] + [o for _, o in tl.tags] + \
+        [x[1] for x in (tl.l3, tl.l4) if x is not None]
+    anybad = any(tl.is_bad(o) for o in ours)
+    if err == "ok":
+        exp = expected_chain(tl)
+        if exp is None or anybad:
+            c.skip("layers", "tshark flags the packet or the chain is "
+                   "not derivable")
+        else:
+            c.check("layers", ",".join(names), ",".join(exp))
+    elif err not in ("depth", "tlv_count"):
+        # dynpf found an error: does tshark agree that this header is bad?
+        t = None
+        if err_proto == "eth":
+            t = tl.eth
+        elif err_proto in ("vlan", "qinq"):
+            k = sum(1 for n in names if n in ("vlan", "qinq"))
+            tags, _ = tl.tag_list()
+            if k < len(tags):
+                t = tags[k][4]
+            elif tl.tags and tl.tags[-1][0] == "ieee8021ad":
+                t = tl.tags[-1][1]   # may hold a (truncated) inner C-tag
+        else:
+            t = tl.layer(err_proto)
+        if t is None:
+            c.skip("error", "tshark has no %s header here" % err_proto)
+        elif err == "tlv_len" and id(t) in tl.opts_bad:
+            c.skip("error", "tshark's option dissection threw")
+        elif tl.agrees_bad(t):
+            c.check("error", "%s at %s" % (err, err_proto),
+                    "%s at %s" % (err, err_proto))
+        else:
+            c.check("error", "%s at %s" % (err, err_proto),
+                    "ok (%s not flagged)" % err_proto)
+
+
+# ---------------------------------------------------------------- main
+
+
+def run_dynpf(dynpf, cap):
+    r = subprocess.run([dynpf, "parse", "-j", cap], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    recs = {}
+    for n, line in enumerate(r.stdout.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            o = json.loads(line)
+        except ValueError as e:
+            raise RuntimeError("%s: bad JSON on line %d of dynpf output: %s"
+                               % (cap, n, e))
+        if not isinstance(o, dict) or o.get("summary") or "pkt" not in o:
+            continue
+        if o.get("hook", "native") != "native":
+            continue
+        if o.get("status", "parsed") != "parsed":
+            continue
+        recs[o["pkt"]] = o
+    if r.returncode != 0 and not recs:
+        raise RuntimeError("%s parse -j %s failed (exit %d): %s"
+                           % (dynpf, cap, r.returncode, r.stderr.strip()))
+    return recs
+
+
+def compare_capture(dynpf, tshark, cap, verbose, extra_args=()):
+    recs = run_dynpf(dynpf, cap)
+    tpkts = run_tshark(tshark, cap, list(extra_args))
+    c = Cmp(cap, verbose)
+    for n, tl in enumerate(tpkts, 1):
+        c.pkt = n
+        rec = recs.get(n)
+        if rec is None:
+            c.check("record", None, "frame %d" % n)
+            continue
+        compare_packet(c, rec, tl)
+    extra = sorted(k for k in recs if not 1 <= k <= len(tpkts))
+    if extra:
+        c.pkt = extra[0]
+        c.check("packets", len(recs), len(tpkts))
+    print("%s: %d packets, %d fields compared, %d mismatches, %d skipped"
+          % (cap, len(tpkts), c.compared, c.mismatches, c.skipped))
+    return c.mismatches
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        description="Compare dynpf's parse of captures with tshark's.")
+    ap.add_argument("--dynpf", required=True, help="path to the dynpf binary")
+    ap.add_argument("--tshark", default="tshark", help="tshark to run")
+    ap.add_argument("--tshark-opt", action="append", default=[],
+                    metavar="ARG", help="extra tshark argument (repeatable), "
+                    "e.g. --tshark-opt=--disable-protocol=dns")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print every compared or skipped field")
+    ap.add_argument("captures", nargs="+", metavar="CAPTURE.pcap")
+    a = ap.parse_args(argv)
+
+    tshark = shutil.which(a.tshark)
+    if tshark is None:
+        print("error: tshark not found (%s); install tshark" % a.tshark,
+              file=sys.stderr)
+        return 2
+    if not (os.path.isfile(a.dynpf) and os.access(a.dynpf, os.X_OK)):
+        print("error: dynpf binary not found or not executable: %s "
+              "(build it with make)" % a.dynpf, file=sys.stderr)
+        return 2
+    for cap in a.captures:
+        if not os.path.isfile(cap):
+            print("error: no such capture: %s" % cap, file=sys.stderr)
+            return 2
+    total = 0
+    for cap in a.captures:
+        try:
+            total += compare_capture(a.dynpf, tshark, cap, a.verbose,
+                                     a.tshark_opt)
+        except (RuntimeError, OSError) as e:
+            print("error: %s" % e, file=sys.stderr)
+            return 2
+        sys.stdout.flush()
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
