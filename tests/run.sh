@@ -75,11 +75,17 @@ python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
 t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-frag.pcap" \
 	--hook xdp-frags --check-native -q
 
+echo "== hostile frames: random mutations of every capture packet (fixed seed)"
+python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" $CAPS >/dev/null
+t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
+
 echo "== tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
 	for c in $CAPS; do
 		t "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
 	done
+	t "tshark on the mutations" python3 tests/tshark_compare.py --dynpf "$DYNPF" \
+		"$OUT/mutations.pcap"
 else
 	sk "tshark comparison" "tshark not installed: make deps"
 fi
