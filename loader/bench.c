@@ -1,12 +1,727 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* dynpf bench: placeholder replaced by the benchmark implementation. */
+/*
+ * dynpf bench: ns per packet per hook with BPF_PROG_TEST_RUN.
+ *
+ * Method. For every packet shape and hook (xdp, xdp-frags, tc) three
+ * programs run the same packet:
+ *
+ *   empty   returns at once (bpf/bench.bpf.c): the floor of a test run;
+ *   direct  the same headers parsed with direct packet access, into the
+ *           same struct dynpf_pkt in a per-CPU map (bpf/bench.bpf.c);
+ *   dynpf   the real programs (bpf/dynpf.bpf.c), opened and loaded with
+ *           their defaults: trace off (rodata dynpf_trace_on = 0).
+ *
+ * One run is one BPF_PROG_TEST_RUN with `repeat` repetitions of the
+ * program on one packet; the kernel reports in `duration` the mean ns per
+ * repetition (program plus test-run loop). Runs of the three programs are
+ * interleaved (empty, direct, dynpf, empty, ...) so drift hits them alike, and
+ * the median of the runs is reported. The process is pinned to one CPU.
+ *
+ * Before timing, each shape is run once through direct and dynpf and their
+ * results compared field by field: the direct parser must do the same work,
+ * or the ratio means nothing. A difference is reported, not hidden.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "bench.skel.h"
 #include "cmds.h"
+#include "dynpf.skel.h"
+#include "dynpf/pkt.h"
 #include "log.h"
+#include "progs.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define BENCH_REPEAT_DEFAULT 1000000
+#define BENCH_RUNS_DEFAULT 5
+#define BENCH_REPEAT_MAX 1000000000u
+#define BENCH_RUNS_MAX 1000u
+#define BENCH_PKT_MAX 9014
+
+/* ---- packet shapes ------------------------------------------------------ */
+
+#define TCPF_PSH 0x08
+#define TCPF_ACK 0x10
+#define TCPF_SYN 0x02
+
+/* Linux's SYN options, in its order: MSS 1460, SACK-perm, TS, NOP, WS 7. */
+static const uint8_t opts_syn[] = {
+	0x02, 0x04, 0x05, 0xb4,				/* MSS */
+	0x04, 0x02,					/* SACK permitted */
+	0x08, 0x0a, 0x00, 0x01, 0xe2, 0x40, 0, 0, 0, 0, /* TS val, ecr 0 */
+	0x01,						/* NOP */
+	0x03, 0x03, 0x07,				/* window scale */
+};
+
+/* A full 40-byte option area holding 10 options. */
+static const uint8_t opts_40[] = {
+	0x02, 0x04, 0x05, 0xb4,				      /* MSS */
+	0x01,						      /* NOP */
+	0x03, 0x03, 0x07,				      /* window scale */
+	0x04, 0x02,					      /* SACK permitted */
+	0x08, 0x0a, 0x00, 0x01, 0xe2, 0x40, 0x00, 0x00, 0x30, 0x39, /* TS */
+	0x01, 0x01,					      /* NOP, NOP */
+	0x05, 0x0a, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x20, 0x00, /* SACK, 1 block */
+	0xfd, 0x04, 0x12, 0x34,				      /* experimental (RFC 4727) */
+	0xfe, 0x04, 0x56, 0x78,				      /* experimental (RFC 4727) */
+};
+_Static_assert(sizeof(opts_40) == 40, "a full option area");
+
+/* What a data segment carries: NOP, NOP, TS. */
+static const uint8_t opts_ts[] = {
+	0x01, 0x01, 0x08, 0x0a, 0x00, 0x01, 0xe2, 0x40, 0x00, 0x00, 0x30, 0x39,
+};
+
+static const struct bench_shape {
+	const char *name;
+	const char *desc;
+	uint32_t len;	   /* frame bytes, Ethernet header included, no FCS */
+	uint8_t ipv;	   /* 4 or 6 */
+	uint8_t l4;	   /* IPPROTO_TCP or IPPROTO_UDP */
+	uint8_t tcp_flags;
+	const uint8_t *opts;
+	uint32_t optlen;
+} shapes[] = {
+	/*
+	 * 74 bytes, not 64: eth 14 + IPv4 20 + TCP 20 + these 20 option bytes.
+	 * (A 64-byte frame, FCS included, has room for 6 bytes of options.)
+	 */
+	{ "syn", "eth/IPv4/TCP SYN, options MSS,SACK-perm,TS,NOP,WS", 74, 4, 6, TCPF_SYN,
+	  opts_syn, sizeof(opts_syn) },
+	{ "tcp-opt40", "eth/IPv4/TCP, full 40-byte option area (10 options)", 94, 4, 6,
+	  TCPF_ACK, opts_40, sizeof(opts_40) },
+	{ "ipv6-udp", "eth/IPv6/UDP, 28 bytes of payload", 90, 6, 17, 0, NULL, 0 },
+	{ "tcp-1500", "eth/IPv4/TCP (NOP,NOP,TS), 1500-byte IP datagram", 1514, 4, 6,
+	  TCPF_ACK | TCPF_PSH, opts_ts, sizeof(opts_ts) },
+	{ "tcp-9000", "eth/IPv4/TCP (NOP,NOP,TS), 9000-byte IP datagram", 9014, 4, 6,
+	  TCPF_ACK | TCPF_PSH, opts_ts, sizeof(opts_ts) },
+};
+#define NSHAPES ARRAY_SIZE(shapes)
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = v >> 8;
+	b[1] = v;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+	put16(b, v >> 16);
+	put16(b + 2, v);
+}
+
+static uint16_t ip_csum(const uint8_t *b, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(b[i] << 8 | b[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/*
+ * Build shape s into buf (BENCH_PKT_MAX bytes): every length field is right;
+ * the IPv4 header checksum is too, the L4 checksums are left at 0. Addresses
+ * from 198.18.0.0/15 and 2001:db8::/32.
+ */
+static uint32_t build_packet(const struct bench_shape *s, uint8_t *buf)
+{
+	static const uint8_t mac_dst[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+	static const uint8_t mac_src[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+	uint32_t l3 = 14, l3len = s->ipv == 4 ? 20 : 40;
+	uint32_t l4 = l3 + l3len, l4len = s->l4 == 6 ? 20 + s->optlen : 8;
+	uint8_t *ip = buf + l3, *th = buf + l4;
+
+	memset(buf, 0, s->len);
+	for (uint32_t i = l4 + l4len; i < s->len; i++)
+		buf[i] = (uint8_t)i;
+	memcpy(buf, mac_dst, 6);
+	memcpy(buf + 6, mac_src, 6);
+	put16(buf + 12, s->ipv == 4 ? 0x0800 : 0x86dd);
+
+	if (s->ipv == 4) {
+		ip[0] = 0x45;
+		put16(ip + 2, s->len - l3);
+		put16(ip + 4, 1);
+		put16(ip + 6, 0x4000); /* DF */
+		ip[8] = 64;
+		ip[9] = s->l4;
+		put32(ip + 12, 0xc6120001); /* 198.18.0.1 */
+		put32(ip + 16, 0xc6130001); /* 198.19.0.1 */
+		put16(ip + 10, ip_csum(ip, 20));
+	} else {
+		put32(ip, 0x60000000);
+		put16(ip + 4, s->len - l4);
+		ip[6] = s->l4;
+		ip[7] = 64;
+		put32(ip + 8, 0x20010db8); /* 2001:db8::1 */
+		ip[23] = 1;
+		put32(ip + 24, 0x20010db8); /* 2001:db8::2 */
+		ip[39] = 2;
+	}
+
+	if (s->l4 == 6) {
+		put16(th, 40000);
+		put16(th + 2, 80);
+		put32(th + 4, 0x01020304);
+		put32(th + 8, s->tcp_flags & TCPF_ACK ? 0x0a0b0c0d : 0);
+		th[12] = (uint8_t)(l4len / 4) << 4;
+		th[13] = s->tcp_flags;
+		put16(th + 14, 64240);
+		memcpy(th + 20, s->opts, s->optlen);
+	} else {
+		put16(th, 40001);
+		put16(th + 2, 53);
+		put16(th + 4, s->len - l4);
+	}
+	return s->len;
+}
+
+/* ---- hooks and the programs compared ------------------------------------ */
+
+enum { V_EMPTY, V_DIRECT, V_DYNPF, NVARIANTS };
+static const char *const variant_names[NVARIANTS] = { "empty", "direct", "dynpf" };
+
+static const struct bench_hook {
+	const char *name;
+	int hook;	   /* DYNPF_HOOK_* */
+	uint32_t max_len;  /* largest packet its test run builds; 0: no limit */
+	uint32_t retval;   /* what every program returns */
+	const char *limit; /* why a longer packet is n/a */
+} hooks[] = {
+	{ "xdp", DYNPF_HOOK_XDP, DYNPF_XDP_TEST_LINEAR_MAX, 2 /* XDP_PASS */,
+	  "xdp test-run buffs are linear, at most 3520 bytes" },
+	{ "xdp-frags", DYNPF_HOOK_XDP_FRAGS, 0, 2 /* XDP_PASS */, NULL },
+	/* The limit is found by trying: the kernel answers EINVAL. */
+	{ "tc", DYNPF_HOOK_TC_INGRESS, 0, (uint32_t)-1 /* TC_ACT_UNSPEC */,
+	  "tc test-run builds linear skbs of at most about 3.7 KB" },
+};
+#define NHOOKS ARRAY_SIZE(hooks)
+
+struct bench_ctx {
+	struct dynpf_bpf *dynpf;
+	struct bench_bpf *ref;
+	int fd[NHOOKS][NVARIANTS];
+	int cpu;	 /* the CPU we are pinned to, or -1 */
+	int ncpus;	 /* possible CPUs: per-CPU map values */
+	void *percpu;	 /* ncpus struct dynpf_pkt, for reading the scratch maps */
+	uint32_t repeat;
+	uint32_t runs;
+};
+
+struct bench_result {
+	const struct bench_shape *shape;
+	const struct bench_hook *hook;
+	bool na;
+	char reason[128];
+	uint32_t ns[NVARIANTS][BENCH_RUNS_MAX];
+	double median[NVARIANTS];
+	const char *mismatch; /* first field where direct and dynpf differ */
+	uint8_t err;	      /* dynpf's parse error on this shape */
+};
+
+static void find_progs(struct bench_ctx *b)
+{
+	struct bench_bpf *r = b->ref;
+	struct dynpf_bpf *d = b->dynpf;
+	const struct bpf_program *p[NHOOKS][NVARIANTS] = {
+		{ r->progs.bench_empty_xdp, r->progs.bench_direct_xdp, d->progs.dynpf_xdp },
+		{ r->progs.bench_empty_xdp_frags, r->progs.bench_direct_xdp_frags,
+		  d->progs.dynpf_xdp_frags },
+		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc, d->progs.dynpf_tc_ingress },
+	};
+
+	for (size_t h = 0; h < NHOOKS; h++)
+		for (size_t v = 0; v < NVARIANTS; v++)
+			b->fd[h][v] = bpf_program__fd(p[h][v]);
+}
+
+/* One BPF_PROG_TEST_RUN: mean ns per repetition in *ns; -errno on failure. */
+static int test_run(int fd, const void *pkt, uint32_t len, uint32_t repeat, uint32_t want,
+		    uint32_t *ns)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
+		    .repeat = repeat);
+
+	if (bpf_prog_test_run_opts(fd, &o))
+		return -errno;
+	if (o.retval != want) {
+		p_err("bench: a program returned %d, expected %d", (int)o.retval, (int)want);
+		return -EPROTO;
+	}
+	*ns = o.duration;
+	return 0;
+}
+
+/* This CPU's struct dynpf_pkt in a per-CPU scratch map. */
+static int read_scratch(struct bench_ctx *b, const struct bpf_map *map, struct dynpf_pkt *out)
+{
+	uint32_t zero = 0;
+
+	if (bpf_map__lookup_elem(map, &zero, sizeof(zero), b->percpu,
+				 (size_t)b->ncpus * sizeof(*out), 0))
+		return -errno;
+	memcpy(out, (char *)b->percpu + (size_t)b->cpu * sizeof(*out), sizeof(*out));
+	return 0;
+}
+
+/* The first field where two parse results differ, or NULL. */
+static const char *pkt_diff(const struct dynpf_pkt *a, const struct dynpf_pkt *d)
+{
+#define CMP(f)                                                                 \
+	do {                                                                   \
+		if (memcmp(&a->f, &d->f, sizeof(a->f)))                        \
+			return #f;                                             \
+	} while (0)
+	CMP(abi);
+	CMP(hook);
+	CMP(nlayers);
+	CMP(pkt_len);
+	CMP(ifindex);
+	CMP(err);
+	CMP(err_layer);
+	CMP(err_proto);
+	CMP(err_off);
+	CMP(nstacks);
+	CMP(ntlv);
+	CMP(l4_payload_off);
+	CMP(st[0].l2);
+	CMP(st[0].l3);
+	CMP(st[0].l4);
+	CMP(tlvsum[DYNPF_TLV_TCP_OPT]);
+#undef CMP
+	if (memcmp(a->layers, d->layers, a->nlayers * sizeof(a->layers[0])))
+		return "layers";
+	if (memcmp(a->tlv, d->tlv, a->ntlv * sizeof(a->tlv[0])))
+		return "tlv";
+	return NULL;
+}
+
+/* Run once through direct and dynpf and compare what they parsed. */
+static int check_parity(struct bench_ctx *b, size_t h, const uint8_t *pkt, uint32_t len,
+			struct bench_result *res)
+{
+	static struct dynpf_pkt direct, dynpf;
+	uint32_t ns;
+	int err;
+
+	err = test_run(b->fd[h][V_DIRECT], pkt, len, 1, hooks[h].retval, &ns);
+	if (err)
+		return err;
+	err = test_run(b->fd[h][V_DYNPF], pkt, len, 1, hooks[h].retval, &ns);
+	if (err)
+		return err;
+	if (b->cpu < 0)
+		return 0; /* not pinned: cannot tell which CPU's slot to read */
+	err = read_scratch(b, b->ref->maps.bench_scratch, &direct);
+	if (!err)
+		err = read_scratch(b, b->dynpf->maps.dynpf_scratch, &dynpf);
+	if (err) {
+		p_err("bench: cannot read a parse result: %s", strerror(-err));
+		return err;
+	}
+	/* An empty slot would compare equal to an empty slot: make sure. */
+	if (dynpf.abi != DYNPF_ABI_VERSION || !dynpf.nlayers)
+		res->mismatch = "(no dynpf result on this CPU)";
+	else
+		res->mismatch = pkt_diff(&direct, &dynpf);
+	res->err = dynpf.err;
+	pr_debug("bench: %s: %u layers, %u TCP options, err %u\n", hooks[h].name,
+		 dynpf.nlayers, dynpf.ntlv, dynpf.err);
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const uint32_t *v, uint32_t n)
+{
+	uint32_t s[BENCH_RUNS_MAX];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_u32);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + (double)s[n / 2]) / 2;
+}
+
+static int bench_one(struct bench_ctx *b, const struct bench_shape *s, size_t h,
+		     struct bench_result *res)
+{
+	static uint8_t pkt[BENCH_PKT_MAX];
+	const struct bench_hook *hk = &hooks[h];
+	uint32_t len = build_packet(s, pkt), ns;
+	int err;
+
+	res->shape = s;
+	res->hook = hk;
+	if (hk->max_len && len > hk->max_len) {
+		res->na = true;
+		snprintf(res->reason, sizeof(res->reason), "%s", hk->limit);
+		return 0;
+	}
+	/* Doubles as the warm-up: every program has run this packet once. */
+	err = check_parity(b, h, pkt, len, res);
+	if (err == -EINVAL && hk->limit && len > DYNPF_XDP_TEST_LINEAR_MAX) {
+		res->na = true;
+		snprintf(res->reason, sizeof(res->reason), "%s", hk->limit);
+		return 0;
+	}
+	if (!err)
+		err = test_run(b->fd[h][V_EMPTY], pkt, len, 1, hk->retval, &ns);
+	if (err)
+		goto fail;
+	pr_info("bench: %s on %s: %u runs of %u\n", s->name, hk->name, b->runs, b->repeat);
+	for (uint32_t r = 0; r < b->runs; r++) {
+		for (int v = 0; v < NVARIANTS; v++) {
+			err = test_run(b->fd[h][v], pkt, len, b->repeat, hk->retval,
+				       &res->ns[v][r]);
+			if (err)
+				goto fail;
+		}
+	}
+	for (int v = 0; v < NVARIANTS; v++)
+		res->median[v] = median(res->ns[v], b->runs);
+	return 0;
+fail:
+	if (err != -EPROTO)
+		p_err("bench: BPF_PROG_TEST_RUN of %s on %s failed: %s", s->name, hk->name,
+		      strerror(-err));
+	return err;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+/* (dynpf - empty) / (direct - empty): the parsers alone, floor removed. */
+static bool net_ratio(const struct bench_result *r, double *out)
+{
+	double direct = r->median[V_DIRECT] - r->median[V_EMPTY];
+
+	if (direct <= 0)
+		return false;
+	*out = (r->median[V_DYNPF] - r->median[V_EMPTY]) / direct;
+	return true;
+}
+
+static void print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n)
+{
+	bool any_na = false, any_diff = false;
+	double net;
+
+	printf("dynpf bench: BPF_PROG_TEST_RUN, repeat %u, median of %u runs, ns per packet%s\n\n",
+	       b->repeat, b->runs, b->cpu >= 0 ? "" : " (not pinned to a CPU)");
+	printf("%-10s %5s  %-9s %8s %8s %8s %13s %12s %10s\n", "shape", "bytes", "hook",
+	       "empty", "direct", "dynpf", "dynpf/direct", "dynpf/empty", "net ratio");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_result *r = &res[i];
+
+		printf("%-10s %5u  %-9s ", r->shape->name, r->shape->len, r->hook->name);
+		if (r->na) {
+			printf("%8s %8s %8s %13s %12s %10s\n", "n/a", "n/a", "n/a", "n/a", "n/a",
+			       "n/a");
+			any_na = true;
+			continue;
+		}
+		printf("%8.1f %8.1f %8.1f %12.2fx %11.2fx ", r->median[V_EMPTY],
+		       r->median[V_DIRECT], r->median[V_DYNPF],
+		       r->median[V_DYNPF] / r->median[V_DIRECT],
+		       r->median[V_DYNPF] / r->median[V_EMPTY]);
+		if (net_ratio(r, &net))
+			printf("%9.2fx", net);
+		else
+			printf("%10s", "-");
+		printf("%s\n", r->mismatch ? "  !" : "");
+		any_diff |= r->mismatch != NULL;
+	}
+	printf("\nempty: a program that returns at once (the test-run floor); direct: the same\n"
+	       "parse with direct packet access (bpf/bench.bpf.c); dynpf: the real programs,\n"
+	       "trace off. net ratio = (dynpf - empty) / (direct - empty).\n");
+	if (any_na)
+		for (size_t h = 0; h < NHOOKS; h++)
+			if (hooks[h].limit)
+				printf("n/a on %s: %s.\n", hooks[h].name, hooks[h].limit);
+	if (any_diff) {
+		printf("\n! direct and dynpf parsed differently: the comparison is not like for like.\n");
+		for (size_t i = 0; i < n; i++)
+			if (res[i].mismatch)
+				printf("  %s on %s: first difference in %s\n", res[i].shape->name,
+				       res[i].hook->name, res[i].mismatch);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!res[i].na && res[i].err)
+			printf("note: dynpf reports parse error %u on %s (%s)\n", res[i].err,
+			       res[i].shape->name, res[i].hook->name);
+}
+
+static json_object *json_num(double v, const char *fmt)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), fmt, v);
+	return json_object_new_double_s(v, s);
+}
+
+static void print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n)
+{
+	json_object *top = json_object_new_object(), *arr = json_object_new_array();
+	double net;
+
+	json_object_object_add(top, "method", json_object_new_string("BPF_PROG_TEST_RUN"));
+	json_object_object_add(top, "repeat", json_object_new_int64(b->repeat));
+	json_object_object_add(top, "runs", json_object_new_int64(b->runs));
+	json_object_object_add(top, "cpu", json_object_new_int(b->cpu));
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_result *r = &res[i];
+		json_object *o = json_object_new_object(), *runs;
+
+		json_object_object_add(o, "shape", json_object_new_string(r->shape->name));
+		json_object_object_add(o, "bytes", json_object_new_int64(r->shape->len));
+		json_object_object_add(o, "hook", json_object_new_string(r->hook->name));
+		if (r->na) {
+			json_object_object_add(o, "status", json_object_new_string("n/a"));
+			json_object_object_add(o, "reason", json_object_new_string(r->reason));
+			json_object_array_add(arr, o);
+			continue;
+		}
+		json_object_object_add(o, "status", json_object_new_string("ok"));
+		runs = json_object_new_object();
+		for (int v = 0; v < NVARIANTS; v++) {
+			json_object *a = json_object_new_array();
+			char key[16];
+
+			snprintf(key, sizeof(key), "%s_ns", variant_names[v]);
+			json_object_object_add(o, key, json_num(r->median[v], "%.1f"));
+			for (uint32_t k = 0; k < b->runs; k++)
+				json_object_array_add(a, json_object_new_int64(r->ns[v][k]));
+			json_object_object_add(runs, variant_names[v], a);
+		}
+		json_object_object_add(o, "dynpf_direct",
+				       json_num(r->median[V_DYNPF] / r->median[V_DIRECT], "%.3f"));
+		json_object_object_add(o, "dynpf_empty",
+				       json_num(r->median[V_DYNPF] / r->median[V_EMPTY], "%.3f"));
+		json_object_object_add(o, "net_ratio",
+				       net_ratio(r, &net) ? json_num(net, "%.3f") : NULL);
+		json_object_object_add(o, "runs_ns", runs);
+		json_object_object_add(o, "parse_match", json_object_new_boolean(!r->mismatch));
+		if (r->mismatch)
+			json_object_object_add(o, "first_difference",
+					       json_object_new_string(r->mismatch));
+		json_object_object_add(o, "dynpf_err", json_object_new_int(r->err));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(top, "results", arr);
+	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+	json_object_put(top);
+}
+
+/* ---- command line ------------------------------------------------------- */
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf [-j] bench [OPTIONS]\n"
+		"\n"
+		"Measures ns per packet with BPF_PROG_TEST_RUN for each packet shape and hook\n"
+		"(xdp, xdp-frags, tc), for an empty program, a direct-packet-access parser of\n"
+		"the same headers, and dynpf's programs (trace off), and prints them with their\n"
+		"ratios. Each figure is the median over the runs of the kernel's mean ns per\n"
+		"repetition. Needs root.\n"
+		"\n"
+		"  --repeat N     repetitions per run (default %d)\n"
+		"  --runs N       runs per figure, the median is reported (default %d)\n"
+		"  --shape NAME   only these shapes; repeat it or give a comma list\n"
+		"                 (default: all)\n"
+		"  -h, --help     this text\n"
+		"\n"
+		"Shapes:\n",
+		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT);
+	for (size_t i = 0; i < NSHAPES; i++)
+		fprintf(f, "  %-10s %5u bytes  %s\n", shapes[i].name, shapes[i].len, shapes[i].desc);
+	fprintf(f, "\n"
+		   "xdp runs packets of at most 3520 bytes and tc of at most about 3.7 KB:\n"
+		   "larger ones are shown as n/a. With -j, one JSON object holds every result.\n");
+}
+
+static int parse_uint(const char *opt, const char *s, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < 1 || v > max) {
+		p_err("%s %s: expected an integer from 1 to %u", opt, s, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Add the shapes of a comma list to *mask; whole names only. */
+static int parse_shapes(const char *arg, unsigned int *mask)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < NSHAPES; i++)
+			if (!strcmp(tok, shapes[i].name))
+				break;
+		if (i == NSHAPES) {
+			char names[128] = "";
+
+			for (i = 0; i < NSHAPES; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", i ? ", " : "", shapes[i].name);
+			p_err("--shape %s: unknown shape (%s)", tok, names);
+			return -EINVAL;
+		}
+		*mask |= 1u << i;
+	}
+	if (!*mask) {
+		p_err("--shape '%s': no shape named", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Pin to the CPU we run on: steadier numbers, and one per-CPU slot to read. */
+static int pin_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		pr_warn("bench: cannot pin to CPU %d (%s): numbers may be noisier, "
+			"parses not compared\n",
+			cpu, strerror(errno));
+		return -1;
+	}
+	return cpu;
+}
 
 int cmd_bench(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	p_err("bench: not built yet");
-	return DYNPF_EXIT_USAGE;
+	static const struct option opts[] = {
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "shape", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct bench_ctx b = { .repeat = BENCH_REPEAT_DEFAULT, .runs = BENCH_RUNS_DEFAULT };
+	static struct bench_result res[NSHAPES * NHOOKS];
+	unsigned int mask = 0;
+	int c, err, ret = DYNPF_EXIT_USAGE;
+	size_t n = 0;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (parse_uint("--repeat", optarg, BENCH_REPEAT_MAX, &b.repeat))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case 'n':
+			if (parse_uint("--runs", optarg, BENCH_RUNS_MAX, &b.runs))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case 's':
+			if (parse_shapes(optarg, &mask))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf bench --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		p_err("bench: unexpected argument '%s'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (!mask)
+		mask = (1u << NSHAPES) - 1;
+
+	if (dynpf_probe_kernel())
+		return DYNPF_EXIT_USAGE;
+
+	b.ncpus = libbpf_num_possible_cpus();
+	if (b.ncpus <= 0) {
+		p_err("bench: cannot count the possible CPUs: %s", strerror(-b.ncpus));
+		return DYNPF_EXIT_USAGE;
+	}
+	b.percpu = calloc(b.ncpus, sizeof(struct dynpf_pkt));
+	if (!b.percpu) {
+		p_err("bench: out of memory");
+		return DYNPF_EXIT_USAGE;
+	}
+	b.cpu = pin_cpu();
+
+	/* dynpf as shipped: the defaults, trace off. */
+	b.dynpf = dynpf_bpf__open_and_load();
+	if (!b.dynpf) {
+		p_err("bench: cannot load dynpf's BPF programs (%s): run with -vv to see the "
+		      "verifier log",
+		      strerror(errno));
+		goto free_percpu;
+	}
+	if (b.dynpf->rodata->dynpf_trace_on) {
+		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
+		goto destroy_dynpf;
+	}
+	b.ref = bench_bpf__open_and_load();
+	if (!b.ref) {
+		p_err("bench: cannot load the reference programs (%s): run with -vv to see the "
+		      "verifier log",
+		      strerror(errno));
+		goto destroy_dynpf;
+	}
+	find_progs(&b);
+
+	for (size_t s = 0; s < NSHAPES; s++) {
+		if (!(mask & (1u << s)))
+			continue;
+		for (size_t h = 0; h < NHOOKS; h++) {
+			err = bench_one(&b, &shapes[s], h, &res[n]);
+			if (err)
+				goto destroy_ref;
+			n++;
+		}
+	}
+	if (dynpf_json)
+		print_json(&b, res, n);
+	else
+		print_text(&b, res, n);
+	ret = DYNPF_EXIT_OK;
+
+destroy_ref:
+	bench_bpf__destroy(b.ref);
+destroy_dynpf:
+	dynpf_bpf__destroy(b.dynpf);
+free_percpu:
+	free(b.percpu);
+	return ret;
 }
