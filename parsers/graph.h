@@ -87,49 +87,15 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 }
 
 /*
- * One layer, as a global subprogram: the verifier checks every parser once,
- * against any offset and any protocol, instead of once per path through the
- * graph (VLAN/QinQ stacks times L3 times L4 times option layouts, which runs
- * past its one-million-instruction budget). The cost is one call per layer.
- * A global subprogram cannot take the dynptr inside a struct, so it comes
- * as its own argument and the cursor's position travels in cur.
- */
-DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_cursor *cur,
-				   struct dynpf_pkt *p, int proto)
-{
-	struct dynpf_cursor c;
-	int r;
-
-	if (!cur || !p)
-		return -DYNPF_E_BAD_HDR;
-	c = *cur;
-#if defined(__bpf__)
-	/*
-	 * The verifier does not track a spilled dynptr argument, and clang
-	 * spills it: work on a clone in our own frame (a cheap kfunc).
-	 */
-	struct bpf_dynptr dp;
-
-	if (bpf_dynptr_clone(src, &dp))
-		return -DYNPF_E_BAD_HDR;
-	c.src = &dp;
-#else
-	c.src = src;
-#endif
-	r = dynpf_layer(&c, p, proto);
-	cur->off = c.off;
-	cur->end = c.end;
-	return r;
-}
-
-/*
  * Walk the whole packet. The bound is the layer array: a packet can never
- * make the walk longer, and every parser is inlined once.
+ * make the walk longer, and every parser is inlined once. (An earlier
+ * version made each layer a global subprogram, so the verifier would check
+ * each parser once; it cost a call and a bpf_dynptr_clone() per layer, about
+ * 25 ns, and is not needed now that the TCP option loop is the one global
+ * subprogram: the loop, not the graph, was what multiplied paths.)
  */
 dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	/* Read once: each step overwrites *c as far as the verifier knows. */
-	dynpf_src_t src = c->src;
 	int next = DYNPF_P_ETH;
 	__u32 i;
 
@@ -148,7 +114,7 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
-		next = dynpf_layer_step(src, c, p, next);
+		next = dynpf_layer(c, p, next);
 		if (next <= DYNPF_P_NONE)
 			break;
 	}

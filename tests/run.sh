@@ -97,6 +97,9 @@ for src in tests/verifier/*.bpf.c; do
 	t "verifier refuses $b" "$BUILD/test_verifier" ".output/verifier/$b.o" "$want"
 done
 
+t "the packet programs verify within a quarter of the kernel's budget" \
+	"$BUILD/test_verifier" --budget 250000 .output/dynpf.bpf.o
+
 echo "== command line"
 printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
 printf '{"pkt": 1, "error": "ok"}\n{"pkt": 2, "error": \n' >"$OUT/bad.expect.jsonl"

@@ -3,9 +3,14 @@
  * test_verifier OBJ EXPECTED: load every program of OBJ and pass only if the
  * verifier rejects it with a log containing EXPECTED. A program that loads
  * is a failure: the misuse it shows was not caught.
+ *
+ * test_verifier --budget MAX OBJ: load OBJ, print the instructions the
+ * verifier processed for each program, and fail if any needed more than MAX
+ * (the kernel's limit is one million): keeps headroom for later parsers.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/libbpf.h>
@@ -26,16 +31,60 @@ static int collect(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+static char stats_buf[64][4096];
+
+static int budget(const char *path, long max)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+	struct bpf_program *prog;
+	int i = 0, err, bad = 0;
+
+	if (!obj) {
+		fprintf(stderr, "%s: cannot open\n", path);
+		return 2;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (i >= 64)
+			break;
+		bpf_program__set_log_level(prog, 4); /* BPF_LOG_STATS */
+		bpf_program__set_log_buf(prog, stats_buf[i++], sizeof(stats_buf[0]));
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		fprintf(stderr, "%s: does not load:\n%s\n", path, log_buf);
+		bpf_object__close(obj);
+		return 1;
+	}
+	i = 0;
+	bpf_object__for_each_program(prog, obj) {
+		const char *s = strstr(stats_buf[i++], "processed ");
+		long n = s ? strtol(s + 10, NULL, 10) : -1;
+
+		printf("%-24s %8ld instructions verified (budget %ld)\n",
+		       bpf_program__name(prog), n, max);
+		if (n < 0 || n > max)
+			bad = 1;
+		if (i >= 64)
+			break;
+	}
+	bpf_object__close(obj);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	int err;
 
+	libbpf_set_print(collect);
+	if (argc == 4 && !strcmp(argv[1], "--budget"))
+		return budget(argv[3], strtol(argv[2], NULL, 10));
+
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s OBJ EXPECTED-LOG-SUBSTRING\n", argv[0]);
+		fprintf(stderr, "usage: %s OBJ EXPECTED-LOG-SUBSTRING | --budget MAX OBJ\n",
+			argv[0]);
 		return 2;
 	}
-	libbpf_set_print(collect);
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj) {
 		fprintf(stderr, "%s: cannot open\n", argv[1]);
