@@ -97,7 +97,7 @@ check-deps:
 
 test: check-deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)BUILD=$(BUILD) tests/run.sh
+	$(Q)BUILD=$(BUILD) OBJ=$(OUT) tests/run.sh
 
 run: check-deps
 	$(Q)$(MAKE) --no-print-directory all

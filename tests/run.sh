@@ -7,6 +7,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
+OBJ=${OBJ:-.output}
 OUT=${BUILD}/tests
 DYNPF=$BUILD/dynpf
 CAPS=$(ls pcap-tests/*.pcap)
@@ -94,11 +95,11 @@ echo "== verifier-negative tests: misuse of the cursor is refused"
 for src in tests/verifier/*.bpf.c; do
 	b=$(basename "$src" .c)
 	want=$(sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$src")
-	t "verifier refuses $b" "$BUILD/test_verifier" ".output/verifier/$b.o" "$want"
+	t "verifier refuses $b" "$BUILD/test_verifier" "$OBJ/verifier/$b.o" "$want"
 done
 
 t "the packet programs verify within a quarter of the kernel's budget" \
-	"$BUILD/test_verifier" --budget 250000 .output/dynpf.bpf.o
+	"$BUILD/test_verifier" --budget 250000 "$OBJ/dynpf.bpf.o"
 
 echo "== command line"
 printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
