@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "dynpf.skel.h"
 #include "log.h"
@@ -126,6 +127,7 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 	bool tc = hook == DYNPF_HOOK_TC_INGRESS || hook == DYNPF_HOOK_TC_EGRESS;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len,
 		    .repeat = 1);
+	struct xdp_md xctx = {};
 	int err;
 
 	if (!prog) {
@@ -143,6 +145,12 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 			 "xdp test-run buffs are linear, at most %d bytes: see xdp-frags",
 			 DYNPF_XDP_TEST_LINEAR_MAX);
 		return DYNPF_RUN_SKIPPED;
+	}
+	if (hook == DYNPF_HOOK_XDP_FRAGS && pr->xdp_linear && pr->xdp_linear < len) {
+		/* The kernel takes the linear size from the context's data_end. */
+		xctx.data_end = pr->xdp_linear;
+		opts.ctx_in = &xctx;
+		opts.ctx_size_in = sizeof(xctx);
 	}
 	pr->nrec = 0;
 	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);

@@ -14,6 +14,12 @@ struct ring_buffer;
 /* The packet programs, loaded for test runs with the trace ring on. */
 struct dynpf_progs {
 	struct dynpf_bpf *skel;
+	/*
+	 * Bytes of an xdp-frags test-run frame that go into the linear part;
+	 * the rest goes into fragments. 0: the kernel's maximum (3520 here).
+	 * Smaller values put the fragment boundary inside the headers.
+	 */
+	uint32_t xdp_linear;
 	struct ring_buffer *rb;
 	struct dynpf_pkt *last; /* the record the last run emitted */
 	int nrec;               /* records received by the last run */

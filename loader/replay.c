@@ -2,10 +2,12 @@
 /* dynpf replay FILE: every packet through the real BPF programs. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
 #include "log.h"
+#include "progs.h"
 #include "report.h"
 
 static void replay_usage(FILE *f)
@@ -20,6 +22,12 @@ static void replay_usage(FILE *f)
 		"  --expect FILE     compare with expected results (JSON lines); print a\n"
 		"                    per-packet, per-field diff and exit 1 on any difference\n"
 		"  --check-native    also parse natively; exit 1 where BPF and native differ\n"
+		"  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
+		"                    frame in the linear part, the rest in fragments, so the\n"
+		"                    fragment boundary falls inside the headers (default 3520)\n"
+		"  --xdp-linear N-M  the same for N, then also run each frame with every size\n"
+		"                    up to M and count any parse that differs from the native\n"
+		"                    one as a difference\n"
 		"  -q, --quiet       print only differences and the summary\n"
 		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n"
@@ -43,11 +51,32 @@ static unsigned int parse_hook_word(const char *w)
 	return 0;
 }
 
+/* --xdp-linear N or N-M (a sweep), each 14..3520. */
+static int parse_linear(const char *arg, struct dynpf_walk_opts *o)
+{
+	unsigned long a, b;
+	char *end;
+
+	a = strtoul(arg, &end, 10);
+	b = a;
+	if (*end == '-')
+		b = strtoul(end + 1, &end, 10);
+	if (*end || end == arg || a < 14 || b < a || b > DYNPF_XDP_TEST_LINEAR_MAX) {
+		p_err("--xdp-linear %s: expected N or N-M, byte counts from 14 to %d", arg,
+		      DYNPF_XDP_TEST_LINEAR_MAX);
+		return -1;
+	}
+	o->xdp_linear = a;
+	o->xdp_linear_to = b;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "hook", required_argument, NULL, 'H' },
 		{ "check-native", no_argument, NULL, 'n' },
+		{ "xdp-linear", required_argument, NULL, 'L' },
 		DYNPF_WALK_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -66,6 +95,10 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'n':
 			o.check_native = true;
+			break;
+		case 'L':
+			if (parse_linear(optarg, &o))
+				return DYNPF_EXIT_USAGE;
 			break;
 		case 'h':
 			replay_usage(stdout);

@@ -125,6 +125,40 @@ static int native_mismatch(json_object *bpf, json_object *native, struct diff_ct
 	return n;
 }
 
+/*
+ * Run one frame through xdp-frags with every linear size of the sweep, so
+ * the fragment boundary falls on every byte of its headers in turn; every
+ * parse must equal the native one. Returns the differences found.
+ */
+static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_walk_opts *o,
+				  const struct dynpf_frame *f, json_object *native_rec,
+				  struct diff_ctx *d, struct dynpf_pkt *pkt, unsigned long *failures)
+{
+	unsigned long diffs = 0;
+	char reason[256], hook[32];
+
+	for (unsigned int lin = o->xdp_linear; lin <= o->xdp_linear_to && lin < f->len; lin++) {
+		enum dynpf_run_result r;
+		json_object *rec;
+
+		pr->xdp_linear = lin;
+		r = dynpf_progs_run(pr, DYNPF_HOOK_XDP_FRAGS, f->data, f->len, pkt, reason,
+				    sizeof(reason));
+		if (r != DYNPF_RUN_OK) {
+			p_err("%s: packet %zu, --xdp-linear %u: %s", o->capture, d->pkt, lin, reason);
+			(*failures)++;
+			continue;
+		}
+		snprintf(hook, sizeof(hook), "xdp-frags@%u", lin);
+		rec = make_record(d->pkt, hook, dynpf_pkt_to_json(pkt));
+		d->hook = hook;
+		diffs += native_mismatch(rec, native_rec, d);
+		json_object_put(rec);
+	}
+	pr->xdp_linear = o->xdp_linear;
+	return diffs;
+}
+
 static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
 			  unsigned long native_diffs, unsigned long failures)
@@ -172,8 +206,9 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 	}
 	if (o->expect)
 		printf("  expected results: %lu field differences\n", exp_diffs);
-	if (o->check_native)
-		printf("  native vs BPF:    %lu field differences\n", native_diffs);
+	if (o->check_native || o->xdp_linear_to > o->xdp_linear)
+		printf("  native vs BPF:    %lu field differences%s\n", native_diffs,
+		       o->xdp_linear_to > o->xdp_linear ? " (with the linear-size sweep)" : "");
 	if (failures)
 		printf("  failed runs:      %lu\n", failures);
 }
@@ -186,7 +221,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 	struct dynpf_progs pr = {};
 	unsigned long exp_diffs = 0, native_diffs = 0, failures = 0;
 	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
-	struct dynpf_pkt *pkt;
+	struct dynpf_pkt *pkt, sweep_pkt;
 	char reason[256];
 	int ret = 2;
 
@@ -199,6 +234,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		goto free_capture;
 	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true)))
 		goto free_expect;
+	pr.xdp_linear = o->xdp_linear;
 	if (!dynpf_json && !o->quiet)
 		printf("%6s  %-9s %5s  %s\n", "pkt", "hook", "len", "parse");
 
@@ -238,6 +274,12 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 						  dynpf_pkt_to_json(pkt));
 				if (o->check_native)
 					native_diffs += native_mismatch(rec, native_rec, &d);
+				if (walk_hooks[h].hook == DYNPF_HOOK_XDP_FRAGS &&
+				    o->xdp_linear_to > o->xdp_linear) {
+					native_diffs += sweep_linear(&pr, o, f, native_rec, &d,
+								     &sweep_pkt, &failures);
+					d.hook = walk_hooks[h].name;
+				}
 			}
 			hs[h].parsed++;
 			hs[h].err[pkt->err < DYNPF_E_MAX ? pkt->err : 0]++;

@@ -17,6 +17,13 @@ struct dynpf_walk_opts {
 	unsigned int hooks;  /* DYNPF_HOOKS_* to report */
 	bool check_native;   /* fail when a BPF hook and native disagree */
 	bool quiet;          /* only diffs and the summary */
+	unsigned int xdp_linear; /* xdp-frags: bytes in the linear part, 0: max */
+	/*
+	 * If above xdp_linear: also run every frame through xdp-frags with each
+	 * linear size up to this one, and count each parse that differs from
+	 * the native one as a native mismatch.
+	 */
+	unsigned int xdp_linear_to;
 };
 
 /*

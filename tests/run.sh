@@ -68,6 +68,15 @@ for c in $CAPS; do
 	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
 done
 
+echo "== xdp-frags with the fragment boundary at every byte of the headers"
+# --xdp-linear N puts the first N bytes in the linear part: every header and
+# TCP option straddles the boundary for some N, and must parse the same.
+for c in $CAPS; do
+	[ "$c" = pcap-tests/jumbo.pcap ] && continue
+	t "fragment boundary at bytes 14..128 of $c" "$DYNPF" replay "$c" --hook xdp-frags \
+		--xdp-linear 14-128 --check-native --expect "${c%.pcap}.expect.jsonl" -q
+done
+
 echo "== every truncation: BPF and native agree, nothing reads out of bounds"
 python3 tests/truncate.py "$OUT/trunc.pcap" $CAPS >/dev/null
 t "truncations (14..200 bytes)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
@@ -79,6 +88,8 @@ t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-fra
 echo "== hostile frames: random mutations of every capture packet (fixed seed)"
 python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" $CAPS >/dev/null
 t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
+t "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
+	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 
 echo "== tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
