@@ -2,6 +2,7 @@
 /* Loading the packet programs and running packets through BPF_PROG_TEST_RUN. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -183,4 +184,33 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 	}
 	memcpy(out, pr->last, sizeof(*out));
 	return DYNPF_RUN_OK;
+}
+
+int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), err = 0;
+	__u32 key = hook;
+	struct dynpf_stats *v;
+
+	memset(out, 0, sizeof(*out));
+	if (ncpu < 0)
+		return ncpu;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(pr->skel->maps.dynpf_stats), &key, v)) {
+		err = -errno;
+		goto out;
+	}
+	for (int c = 0; c < ncpu; c++) {
+		out->packets += v[c].packets;
+		out->bytes += v[c].bytes;
+		out->trace_lost += v[c].trace_lost;
+		out->no_dynptr += v[c].no_dynptr;
+		for (int e = 0; e < DYNPF_STATS_ERR_SLOTS; e++)
+			out->err[e] += v[c].err[e];
+	}
+out:
+	free(v);
+	return err;
 }

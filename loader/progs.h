@@ -45,6 +45,9 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 				      uint32_t len, struct dynpf_pkt *out, char *reason,
 				      size_t reason_len);
 
+/* Sum the per-CPU counters of hook (DYNPF_HOOK_*). 0 or -errno. */
+int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out);
+
 /* Largest linear XDP test-run buff: PAGE_SIZE - headroom - shared info. */
 #define DYNPF_XDP_TEST_LINEAR_MAX 3520
 

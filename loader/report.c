@@ -32,7 +32,7 @@ static const struct {
 #define NHOOKS (sizeof(walk_hooks) / sizeof(walk_hooks[0]))
 
 struct hook_stats {
-	unsigned long parsed, skipped;
+	unsigned long parsed, skipped, bytes;
 	unsigned long err[DYNPF_E_MAX];
 };
 
@@ -159,6 +159,42 @@ static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_wal
 	return diffs;
 }
 
+/*
+ * The programs' per-CPU counters must tell what the walk saw: one packet per
+ * test run, its bytes, its error code. Returns the number of disagreements.
+ */
+static unsigned long check_counters(struct dynpf_progs *pr, const struct dynpf_walk_opts *o,
+				    const struct hook_stats *hs)
+{
+	unsigned long bad = 0;
+
+	for (size_t h = 0; h < NHOOKS; h++) {
+		struct dynpf_stats st;
+		int e;
+
+		if (!(o->hooks & walk_hooks[h].bit) || walk_hooks[h].hook == DYNPF_HOOK_NATIVE)
+			continue;
+		if (dynpf_progs_read_stats(pr, walk_hooks[h].hook, &st)) {
+			p_err("cannot read the %s counters", walk_hooks[h].name);
+			bad++;
+			continue;
+		}
+		for (e = 0; e < DYNPF_E_MAX; e++)
+			if (st.err[e] != hs[h].err[e])
+				break;
+		if (st.packets != hs[h].parsed || st.bytes != hs[h].bytes || e < DYNPF_E_MAX ||
+		    st.trace_lost || st.no_dynptr) {
+			p_err("%s counters disagree with the walk: %llu packets (walk: %lu), %llu "
+			      "bytes (walk: %lu), %llu trace records lost, %llu without a dynptr",
+			      walk_hooks[h].name, (unsigned long long)st.packets, hs[h].parsed,
+			      (unsigned long long)st.bytes, hs[h].bytes,
+			      (unsigned long long)st.trace_lost, (unsigned long long)st.no_dynptr);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
 			  unsigned long native_diffs, unsigned long failures)
@@ -282,6 +318,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				}
 			}
 			hs[h].parsed++;
+			hs[h].bytes += f->len;
 			hs[h].err[pkt->err < DYNPF_E_MAX ? pkt->err : 0]++;
 			print_record(rec, o);
 			if (want) {
@@ -294,6 +331,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		/* native stats when native is not a reported hook: nothing to do */
 		json_object_put(native_rec);
 	}
+	if (need_bpf && o->xdp_linear_to <= o->xdp_linear)
+		failures += check_counters(&pr, o, hs);
 	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures);
 	ret = failures ? 2 : (exp_diffs || native_diffs) ? 1 : 0;
 	if (need_bpf)
