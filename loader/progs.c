@@ -27,7 +27,11 @@ int dynpf_probe_kernel(void)
 		      "run it with sudo");
 		return -EPERM;
 	}
+	/* One error line of ours, not libbpf's as well (it comes back at -vv). */
+	libbpf_print_fn_t prev = libbpf_set_print(NULL);
+
 	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(prev);
 	if (!btf) {
 		err = -errno;
 		p_err("kernel BTF not found (/sys/kernel/btf/vmlinux): dynpf needs a kernel built "

@@ -27,14 +27,14 @@ sk() { skip=$((skip + 1)); printf 'skip  %s (%s)\n' "$1" "$2"; }
 
 # t NAME CMD...: passes when CMD exits 0.
 t() {
-	local name=$1 log="$OUT/$(echo "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	local name=$1 log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift
 	if "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "$log"; fi
 }
 
 # t_err NAME WANT_RC WANT_TEXT CMD...: CMD fails with WANT_RC and says WANT_TEXT.
 t_err() {
-	local name=$1 want_rc=$2 want=$3 log="$OUT/err_$(echo "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	local name=$1 want_rc=$2 want=$3 log="$OUT/err_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift 3
 	"$@" >"$log" 2>&1
 	local rc=$?
@@ -154,6 +154,27 @@ if command -v setpriv >/dev/null; then
 		"$pub/eth_basic.pcap" -q
 else
 	sk "privilege checks" "setpriv not found"
+fi
+# A kernel without BTF, or without the dynptr kfuncs: shown to dynpf through
+# a private mount namespace where /sys/kernel/btf/vmlinux is something else.
+if command -v unshare >/dev/null && [ -r /sys/kernel/btf/vmlinux ]; then
+	printf '#include "vmlinux.h"\nchar LICENSE[] __attribute__((section("license"))) = "GPL";\n' \
+		>"$OUT/nokfunc.bpf.c"
+	clang-19 -g -O2 -target bpf -I"$OBJ" -c "$OUT/nokfunc.bpf.c" -o "$OUT/nokfunc.o" &&
+		llvm-objcopy-19 --dump-section .BTF="$OUT/nokfunc.btf" "$OUT/nokfunc.o"
+	fake_kernel() {
+		local btf=$1
+		shift
+		unshare -m sh -c 'mount --bind "$0" /sys/kernel/btf/vmlinux && exec "$@"' "$btf" "$@"
+	}
+	t_err "kernel without the dynptr kfuncs" 2 \
+		"kernel lacks the bpf_dynptr_from_xdp kfunc: dynpf needs Linux 6.4 or newer" \
+		fake_kernel "$OUT/nokfunc.btf" "$DYNPF" replay "$first"
+	t_err "kernel without BTF" 2 "kernel BTF not found (/sys/kernel/btf/vmlinux)" \
+		fake_kernel /dev/null "$DYNPF" replay "$first"
+	t "those errors are one line" test "$(wc -l <"$OUT/err_kernel_without_BTF.log")" = 1
+else
+	sk "kernel feature errors" "unshare or kernel BTF missing"
 fi
 for cmd in replay parse bench; do
 	t "$cmd --help" "$DYNPF" "$cmd" --help
