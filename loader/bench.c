@@ -534,7 +534,7 @@ static void print_json(const struct bench_ctx *b, const struct bench_result *res
 static void bench_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: dynpf [-j] bench [OPTIONS]\n"
+		"Usage: dynpf bench [OPTIONS]\n"
 		"\n"
 		"Measures ns per packet with BPF_PROG_TEST_RUN for each packet shape and hook\n"
 		"(xdp, xdp-frags, tc), for an empty program, a direct-packet-access parser of\n"
@@ -546,6 +546,7 @@ static void bench_usage(FILE *f)
 		"  --runs N       runs per figure, the median is reported (default %d)\n"
 		"  --shape NAME   only these shapes; repeat it or give a comma list\n"
 		"                 (default: all)\n"
+		"  -j, --json     one JSON object with every result (as the global -j)\n"
 		"  -h, --help     this text\n"
 		"\n"
 		"Shapes:\n",
@@ -627,6 +628,7 @@ int cmd_bench(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "shape", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -636,8 +638,11 @@ int cmd_bench(int argc, char **argv)
 	int c, err, ret = DYNPF_EXIT_USAGE;
 	size_t n = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'j': /* also accepted before the command */
+			dynpf_json = true;
+			break;
 		case 'r':
 			if (parse_uint("--repeat", optarg, BENCH_REPEAT_MAX, &b.repeat))
 				return DYNPF_EXIT_USAGE;
