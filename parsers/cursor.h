@@ -4,16 +4,17 @@
  *
  * In BPF it wraps a dynptr made by bpf_dynptr_from_xdp() or
  * bpf_dynptr_from_skb(); natively it wraps a plain byte buffer. Parsers see
- * the same three calls either way:
+ * the same calls either way:
  *
  *   dynpf_cur_slice(c, off, buf)      a header of constant size sizeof(*buf)
  *   dynpf_cur_area(c, off, len, buf)  a variable-length area (len <= sizeof(*buf))
  *   dynpf_cur_fetch(c, off, len, buf) the same, always copied into buf
  *   dynpf_cur_need(c, off, n)         are n bytes left at off?
  *
- * Both return a pointer that may point into the packet or into buf (when the
- * bytes span fragments, bpf_dynptr_slice() copies them there): never assume
- * either, never write through it, and keep buf alive while using it.
+ * slice and area return a pointer that may point into the packet or into buf
+ * (when the bytes span fragments, bpf_dynptr_slice() copies them there):
+ * never assume either, never write through it, and keep buf alive while
+ * using it. An area is indexed only through dynpf_area_ptr().
  *
  * Bounds: "end" is the logical end of the packet for the headers still to
  * come. It starts at the packet length and an IP header lowers it to the end
