@@ -320,24 +320,24 @@ static __always_inline int parse_udp(struct hdr_cursor *nh, struct dynpf_pkt *p)
 static __always_inline void tcp_opt_record(struct dynpf_pkt *p, __u8 kind, __u32 len,
 					   __u32 off, __u8 layer)
 {
-	struct dynpf_tlv_sum *sum = &p->tlvsum[DYNPF_TLV_TCP_OPT];
-	__u32 n = p->ntlv;
+	struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_TCP_OPT];
+	__u32 n = l->n;
 
-	sum->seen[kind >> 6] |= 1ULL << (kind & 63);
-	if (sum->count < 255)
-		sum->count++;
+	l->seen[kind >> 6] |= 1ULL << (kind & 63);
+	if (l->count < 255)
+		l->count++;
 	if (n >= DYNPF_MAX_TLVS) {
-		sum->overflow = 1;
+		l->overflow = 1;
 		return;
 	}
-	p->tlv[n] = (struct dynpf_tlv){
+	l->ent[n] = (struct dynpf_tlv){
 		.type = kind,
 		.len = len,
 		.off = off,
 		.family = DYNPF_TLV_TCP_OPT,
 		.layer = layer,
 	};
-	p->ntlv = n + 1;
+	l->n = n + 1;
 }
 
 /*
@@ -511,13 +511,18 @@ static __always_inline void direct_run(void *data, void *data_end, __u32 pkt_len
 	p->pkt_len = pkt_len;
 	p->nlayers = 0;
 	p->nstacks = 1;
-	p->ntlv = 0;
 	p->err = DYNPF_E_OK;
 	p->err_layer = 0;
 	p->err_proto = 0;
 	p->err_off = 0;
 	p->l4_payload_off = 0;
-	p->tlvsum[DYNPF_TLV_TCP_OPT] = (struct dynpf_tlv_sum){};
+	/* Every family's list, as dynpf resets them. */
+	for (int f = 0; f < DYNPF_TLV_NFAM; f++) {
+		struct dynpf_tlv_list *l = &p->tlv[f];
+
+		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+		l->count = l->overflow = l->n = 0;
+	}
 
 	next = parse_eth(&nh, p);
 	if (next == DYNPF_P_IPV4)

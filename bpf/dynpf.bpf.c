@@ -23,6 +23,14 @@ struct {
 	__type(value, struct dynpf_pkt);
 } dynpf_scratch SEC(".maps");
 
+/* Where option areas are copied to be walked (parsers/cursor.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_area);
+} dynpf_area SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, DYNPF_HOOK_MAX);
@@ -46,14 +54,16 @@ static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __
 {
 	struct dynpf_cursor c;
 	struct dynpf_stats *s;
+	struct dynpf_area *a;
 	struct dynpf_pkt *p;
 	__u32 zero = 0;
 
 	s = bpf_map_lookup_elem(&dynpf_stats, &hook);
 	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
-	if (!s || !p)
+	a = bpf_map_lookup_elem(&dynpf_area, &zero);
+	if (!s || !p || !a)
 		return 0;
-	dynpf_cur_init(&c, dp);
+	dynpf_cur_init(&c, dp, a);
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;

@@ -296,17 +296,21 @@ static const char *pkt_diff(const struct dynpf_pkt *a, const struct dynpf_pkt *d
 	CMP(err_proto);
 	CMP(err_off);
 	CMP(nstacks);
-	CMP(ntlv);
 	CMP(l4_payload_off);
 	CMP(st[0].l2);
 	CMP(st[0].l3);
 	CMP(st[0].l4);
-	CMP(tlvsum[DYNPF_TLV_TCP_OPT]);
+	for (int f = 0; f < DYNPF_TLV_NFAM; f++) {
+		CMP(tlv[f].seen);
+		CMP(tlv[f].count);
+		CMP(tlv[f].overflow);
+		CMP(tlv[f].n);
+		if (memcmp(a->tlv[f].ent, d->tlv[f].ent, a->tlv[f].n * sizeof(a->tlv[f].ent[0])))
+			return "tlv";
+	}
 #undef CMP
 	if (memcmp(a->layers, d->layers, a->nlayers * sizeof(a->layers[0])))
 		return "layers";
-	if (memcmp(a->tlv, d->tlv, a->ntlv * sizeof(a->tlv[0])))
-		return "tlv";
 	return NULL;
 }
 
@@ -340,7 +344,7 @@ static int check_parity(struct bench_ctx *b, size_t h, const uint8_t *pkt, uint3
 		res->mismatch = pkt_diff(&direct, &dynpf);
 	res->err = dynpf.err;
 	pr_debug("bench: %s: %u layers, %u TCP options, err %u\n", hooks[h].name,
-		 dynpf.nlayers, dynpf.ntlv, dynpf.err);
+		 dynpf.nlayers, dynpf.tlv[DYNPF_TLV_TCP_OPT].n, dynpf.err);
 	return 0;
 }
 

@@ -97,6 +97,28 @@ static int layer_index(const struct dynpf_pkt *p, const struct dynpf_layer *l)
 	return (int)(l - p->layers);
 }
 
+/* The TLVs of family that the header at layer carries, in order. */
+static json_object *tlv_json(const struct dynpf_pkt *p, unsigned int family, int layer,
+			     const char *type_key)
+{
+	const struct dynpf_tlv_list *l = &p->tlv[family];
+	json_object *a = json_object_new_array();
+
+	for (unsigned int i = 0; i < l->n && i < DYNPF_MAX_TLVS; i++) {
+		const struct dynpf_tlv *t = &l->ent[i];
+		json_object *to;
+
+		if (t->layer != layer)
+			continue;
+		to = json_object_new_object();
+		add(to, type_key, jint(t->type));
+		add(to, "len", jint(t->len));
+		add(to, "off", jint(t->off));
+		json_object_array_add(a, to);
+	}
+	return a;
+}
+
 static json_object *eth_json(const struct dynpf_l2 *l2)
 {
 	json_object *o = json_object_new_object(), *vl = json_object_new_array();
@@ -135,8 +157,11 @@ static json_object *arp_json(const struct dynpf_arp *a)
 	return o;
 }
 
-static json_object *ipv4_json(const struct dynpf_l3 *l3)
+static json_object *ipv4_json(const struct dynpf_pkt *p, const struct dynpf_stack *st,
+			       int layer)
 {
+	const struct dynpf_l3 *l3 = &st->l3;
+	const struct dynpf_ipv4opt *io = &st->ip4opt;
 	json_object *o = json_object_new_object();
 
 	add(o, "src", jaddr(AF_INET, l3->saddr));
@@ -151,12 +176,74 @@ static json_object *ipv4_json(const struct dynpf_l3 *l3)
 	add(o, "mf", jbool(l3->frag & DYNPF_FRAG_MF));
 	add(o, "frag_off", jint(l3->frag_off));
 	add(o, "nonfirst_frag", jbool(l3->frag & DYNPF_FRAG_NONFIRST));
+	add(o, "options", tlv_json(p, DYNPF_TLV_IPV4_OPT, layer, "type"));
+	if (io->seen & DYNPF_IPOPT_RA)
+		add(o, "ra", jint(io->ra));
+	if (io->seen & DYNPF_IPOPT_TS) {
+		add(o, "ts_ptr", jint(io->ts_ptr));
+		add(o, "ts_oflw", jint(io->ts_oflw));
+		add(o, "ts_flag", jint(io->ts_flag));
+	}
+	if (io->seen & DYNPF_IPOPT_RR) {
+		add(o, "rr_ptr", jint(io->rr_ptr));
+		add(o, "rr_count", jint(io->rr_count));
+	}
 	return o;
 }
 
-static json_object *ipv6_json(const struct dynpf_l3 *l3)
+static json_object *ext_json(const struct dynpf_pkt *p, const struct dynpf_ext *e)
 {
 	json_object *o = json_object_new_object();
+
+	add(o, "proto", jstr(dynpf_proto_name(e->proto)));
+	add(o, "off", jint(e->off));
+	add(o, "len", jint(e->len));
+	add(o, "next_header", jint(e->nexthdr));
+	switch (e->proto) {
+	case DYNPF_P_HOPOPTS:
+	case DYNPF_P_DSTOPTS: {
+		json_object *ua = json_object_new_array();
+
+		add(o, "options", tlv_json(p, e->proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH
+									  : DYNPF_TLV_IPV6_DST,
+					   e->layer, "type"));
+		if (e->flags & DYNPF_EXTF_RA)
+			add(o, "ra", jint(e->ra));
+		if (e->flags & DYNPF_EXTF_JUMBO)
+			add(o, "jumbo", jint(e->jumbo));
+		for (int act = 0; act < 4; act++)
+			if (e->unknown_act & (1 << act))
+				json_object_array_add(ua, jint(act));
+		add(o, "unknown_actions", ua);
+		break;
+	}
+	case DYNPF_P_ROUTING:
+		add(o, "routing_type", jint(e->rt_type));
+		add(o, "segments_left", jint(e->segleft));
+		if (e->flags & DYNPF_EXTF_SRH) {
+			add(o, "last_entry", jint(e->last_entry));
+			add(o, "srh_flags", jint(e->srh_flags));
+			add(o, "tag", jint(e->srh_tag));
+			add(o, "tlvs", tlv_json(p, DYNPF_TLV_SRH_TLV, e->layer, "type"));
+		}
+		break;
+	case DYNPF_P_FRAGMENT:
+		add(o, "frag_off", jint(e->frag_off));
+		add(o, "m", jbool(e->flags & DYNPF_EXTF_FRAG_M));
+		add(o, "id", jint(e->id));
+		break;
+	case DYNPF_P_AH:
+	case DYNPF_P_ESP:
+		add(o, "spi", jint(e->id));
+		break;
+	}
+	return o;
+}
+
+static json_object *ipv6_json(const struct dynpf_pkt *p, const struct dynpf_stack *st)
+{
+	const struct dynpf_l3 *l3 = &st->l3;
+	json_object *o = json_object_new_object(), *ext = json_object_new_array(), *fl;
 
 	add(o, "src", jaddr(AF_INET6, l3->saddr));
 	add(o, "dst", jaddr(AF_INET6, l3->daddr));
@@ -165,13 +252,21 @@ static json_object *ipv6_json(const struct dynpf_l3 *l3)
 	add(o, "tclass", jint(l3->tos));
 	add(o, "flow_label", jint(l3->flow_label));
 	add(o, "payload_len", jint(l3->tot_len));
+	for (unsigned int i = 0; i < st->ip6.n && i < DYNPF_MAX_EXT; i++)
+		json_object_array_add(ext, ext_json(p, &st->ip6.ext[i]));
+	add(o, "ext", ext);
+	fl = json_object_new_object();
+	add(fl, "hbh_not_first", jbool(st->ip6.flags & DYNPF_EXT_HBH_NOT_FIRST));
+	add(fl, "repeated", jbool(st->ip6.flags & DYNPF_EXT_REPEATED));
+	add(o, "ext_flags", fl);
+	add(o, "nonfirst_frag", jbool(l3->frag & DYNPF_FRAG_NONFIRST));
 	return o;
 }
 
 static json_object *tcp_json(const struct dynpf_pkt *p, const struct dynpf_l4 *l4, int layer)
 {
 	static const char letters[] = "CEUAPRSF";
-	json_object *o = json_object_new_object(), *opts = json_object_new_array();
+	json_object *o = json_object_new_object(), *opts;
 	char names[9];
 	int n = 0;
 
@@ -187,18 +282,7 @@ static json_object *tcp_json(const struct dynpf_pkt *p, const struct dynpf_l4 *l
 			names[n++] = letters[b];
 	names[n] = 0;
 	add(o, "flag_names", jstr(names));
-	for (unsigned int i = 0; i < p->ntlv && i < DYNPF_MAX_TLVS; i++) {
-		const struct dynpf_tlv *t = &p->tlv[i];
-		json_object *to;
-
-		if (t->family != DYNPF_TLV_TCP_OPT || t->layer != layer)
-			continue;
-		to = json_object_new_object();
-		add(to, "kind", jint(t->type));
-		add(to, "len", jint(t->len));
-		add(to, "off", jint(t->off));
-		json_object_array_add(opts, to);
-	}
+	opts = tlv_json(p, DYNPF_TLV_TCP_OPT, layer, "kind");
 	add(o, "options", opts);
 	if (l4->opts & DYNPF_TCPO_MSS)
 		add(o, "mss", jint(l4->mss));
@@ -285,10 +369,10 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 		add(o, "eth", eth_json(&st->l2));
 	if (find_layer(p, DYNPF_P_ARP, 0))
 		add(o, "arp", arp_json(&st->arp));
-	if (find_layer(p, DYNPF_P_IPV4, 0))
-		add(o, "ipv4", ipv4_json(&st->l3));
+	if ((l = find_layer(p, DYNPF_P_IPV4, 0)))
+		add(o, "ipv4", ipv4_json(p, st, layer_index(p, l)));
 	if (find_layer(p, DYNPF_P_IPV6, 0))
-		add(o, "ipv6", ipv6_json(&st->l3));
+		add(o, "ipv6", ipv6_json(p, st));
 	if ((l = find_layer(p, DYNPF_P_TCP, 0)))
 		add(o, "tcp", tcp_json(p, &st->l4, layer_index(p, l)));
 	if (find_layer(p, DYNPF_P_UDP, 0))
@@ -297,8 +381,8 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 		add(o, "icmp", icmp_json(&st->l4, 0));
 	if (find_layer(p, DYNPF_P_ICMPV6, 0))
 		add(o, "icmpv6", icmp_json(&st->l4, 1));
-	for (unsigned int f = 0; f < DYNPF_TLV_NFAM_USED; f++) {
-		if (!p->tlvsum[f].overflow)
+	for (unsigned int f = 0; f < DYNPF_TLV_NFAM; f++) {
+		if (!p->tlv[f].overflow)
 			continue;
 		json_object *ov = json_object_object_get(o, "tlv_overflow");
 

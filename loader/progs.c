@@ -18,7 +18,7 @@
 int dynpf_probe_kernel(void)
 {
 	static const char *const kfuncs[] = { "bpf_dynptr_from_xdp", "bpf_dynptr_from_skb",
-					      "bpf_dynptr_slice", "bpf_dynptr_size" };
+					      "bpf_dynptr_slice", "bpf_dynptr_clone" };
 	struct btf *btf;
 	int err = 0;
 

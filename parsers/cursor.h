@@ -8,7 +8,7 @@
  *
  *   dynpf_cur_slice(c, off, buf)      a header of constant size sizeof(*buf)
  *   dynpf_cur_area(c, off, len, buf)  a variable-length area (len <= sizeof(*buf))
- *   dynpf_cur_fetch(c, off, len, buf) the same, always copied into buf
+ *   dynpf_cur_fetch_area(c, off, len) the same, copied into the scratch area
  *   dynpf_cur_need(c, off, n)         are n bytes left at off?
  *
  * slice and area return a pointer that may point into the packet or into buf
@@ -32,8 +32,21 @@ typedef const struct bpf_dynptr *dynpf_src_t;
 typedef const __u8 *dynpf_src_t;
 #endif
 
+/*
+ * Scratch space an option area is copied into before it is walked: a global
+ * subprogram walks it, and may only be handed writable memory. In BPF it is
+ * a per-CPU map value (too big for the stack); natively, the caller's.
+ * 2048 bytes: the largest IPv6 extension header.
+ */
+#define DYNPF_AREA_MAX 2048
+
+struct dynpf_area {
+	__u8 b[DYNPF_AREA_MAX];
+};
+
 struct dynpf_cursor {
 	dynpf_src_t src;
+	struct dynpf_area *area;
 	__u32 len;     /* bytes in the packet */
 	__u32 end;     /* logical end for the headers still to parse */
 	__u32 off;     /* offset of the next header */
@@ -74,11 +87,12 @@ dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
 
 #if defined(__bpf__)
 
-dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp)
+dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
+				  struct dynpf_area *area)
 {
 	__u32 len = bpf_dynptr_size(dp);
 
-	*c = (struct dynpf_cursor){ .src = dp, .len = len, .end = len };
+	*c = (struct dynpf_cursor){ .src = dp, .area = area, .len = len, .end = len };
 }
 
 /* size must be a compile-time constant: bpf_dynptr_slice() requires it. */
@@ -122,36 +136,34 @@ dynpf_inline const void *dynpf__area(const struct dynpf_cursor *c, __u32 off, __
 }
 
 /*
- * Copy a variable-length area of len bytes (len <= sizeof(*buf)) into buf;
- * 0 or -1. For areas handed to a global subprogram, which may not receive a
- * read-only slice of the packet. One slice (no copy buffer: NULL when the
- * bytes span fragments) and a constant-size copy is the common case; near
- * the end of the packet or across fragments, one bpf_dynptr_read().
+ * Copy the len bytes at off into the cursor's scratch area; 0 or -1. Short
+ * areas (the common case: options of a few bytes to 40) cost one slice with
+ * no buffer (NULL when the bytes span fragments) and a 40-byte copy; longer
+ * ones, or those near the end of the packet or across fragments, one
+ * bpf_dynptr_read() of exactly len bytes.
  */
-#define dynpf_cur_fetch(c, off, len, buf) dynpf__fetch(c, off, len, buf, sizeof(*(buf)))
-
-dynpf_inline int dynpf__fetch(const struct dynpf_cursor *c, __u32 off, __u32 len, void *buf,
-			      const __u32 max)
+dynpf_inline int dynpf_cur_fetch_area(const struct dynpf_cursor *c, __u32 off, __u32 len)
 {
 	const void *p;
 
-	if (len > max || !dynpf_cur_need(c, off, len))
+	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
 		return -1;
-	if (off <= c->len && max <= c->len - off) {
-		p = bpf_dynptr_slice(c->src, off, NULL, max);
+	if (len <= 40 && off <= c->len && 40 <= c->len - off) {
+		p = bpf_dynptr_slice(c->src, off, NULL, 40);
 		if (p) {
-			__builtin_memcpy(buf, p, max);
+			__builtin_memcpy(c->area->b, p, 40);
 			return 0;
 		}
 	}
-	return bpf_dynptr_read(buf, len, c->src, off, 0) ? -1 : 0;
+	return bpf_dynptr_read(c->area->b, len, c->src, off, 0) ? -1 : 0;
 }
 
 #else /* native */
 
-dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32 len)
+dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32 len,
+				  struct dynpf_area *area)
 {
-	*c = (struct dynpf_cursor){ .src = data, .len = len, .end = len };
+	*c = (struct dynpf_cursor){ .src = data, .area = area, .len = len, .end = len };
 }
 
 #define dynpf_cur_slice(c, off, buf)                                           \
@@ -185,8 +197,13 @@ dynpf_inline const void *dynpf__area(const struct dynpf_cursor *c, __u32 off, __
 	return buf;
 }
 
-#define dynpf_cur_fetch(c, off, len, buf)                                      \
-	(dynpf__area(c, off, len, buf, sizeof(*(buf))) ? 0 : -1)
+dynpf_inline int dynpf_cur_fetch_area(const struct dynpf_cursor *c, __u32 off, __u32 len)
+{
+	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
+		return -1;
+	memcpy(c->area->b, c->src + off, len);
+	return 0;
+}
 
 #endif
 

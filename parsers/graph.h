@@ -15,6 +15,8 @@
 #include "tcp.h"
 #include "udp.h"
 #include "icmp.h"
+#include "ip6ext.h"
+#include "tlvstep.h"
 
 dynpf_inline int dynpf_dispatch(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
 {
@@ -38,6 +40,18 @@ dynpf_inline int dynpf_dispatch(struct dynpf_cursor *c, struct dynpf_pkt *p, int
 		return dynpf_parse_icmp(c, p);
 	case DYNPF_P_ICMPV6:
 		return dynpf_parse_icmpv6(c, p);
+	case DYNPF_P_HOPOPTS:
+		return dynpf_parse_hopopts(c, p);
+	case DYNPF_P_ROUTING:
+		return dynpf_parse_routing(c, p);
+	case DYNPF_P_FRAGMENT:
+		return dynpf_parse_fragment(c, p);
+	case DYNPF_P_DSTOPTS:
+		return dynpf_parse_dstopts(c, p);
+	case DYNPF_P_AH:
+		return dynpf_parse_ah(c, p);
+	case DYNPF_P_ESP:
+		return dynpf_parse_esp(c, p);
 	}
 	return DYNPF_P_NONE;
 }
@@ -87,15 +101,53 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 }
 
 /*
- * Walk the whole packet. The bound is the layer array: a packet can never
- * make the walk longer, and every parser is inlined once. (An earlier
- * version made each layer a global subprogram, so the verifier would check
- * each parser once; it cost a call and a bpf_dynptr_clone() per layer, about
- * 25 ns, and is not needed now that the TCP option loop is the one global
- * subprogram: the loop, not the graph, was what multiplied paths.)
+ * One layer, as a global subprogram: the verifier checks every parser once,
+ * against any offset and any protocol, instead of once per path through the
+ * graph. Inlined, the graph verified while it was eth/VLAN/IP/L4; with IPv6
+ * extension-header chains its paths multiply past the one-million budget.
+ * The cost is a call and a bpf_dynptr_clone() per layer (docs/bpf-notes.md).
+ * A global subprogram takes pointers in structs as plain numbers, so the
+ * dynptr and the scratch area come as their own arguments and the cursor's
+ * position travels in cur.
+ */
+DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
+				   struct dynpf_cursor *cur, struct dynpf_pkt *p, int proto)
+{
+	struct dynpf_cursor c;
+	int r;
+
+	if (!cur || !p || !area)
+		return -DYNPF_E_BAD_HDR;
+	c = *cur;
+#if defined(__bpf__)
+	/*
+	 * The verifier does not track a spilled dynptr argument, and clang
+	 * spills it: work on a clone in our own frame.
+	 */
+	struct bpf_dynptr dp;
+
+	if (bpf_dynptr_clone(src, &dp))
+		return -DYNPF_E_BAD_HDR;
+	c.src = &dp;
+#else
+	c.src = src;
+#endif
+	c.area = area;
+	r = dynpf_layer(&c, p, proto);
+	cur->off = c.off;
+	cur->end = c.end;
+	return r;
+}
+
+/*
+ * Walk the whole packet, one layer step per header. The bound is the layer
+ * array: a packet can never make the walk longer.
  */
 dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
+	/* Read once: each step overwrites *c as far as the verifier knows. */
+	struct dynpf_area *area = c->area;
+	dynpf_src_t src = c->src;
 	int next = DYNPF_P_ETH;
 	__u32 i;
 
@@ -103,18 +155,16 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	p->pkt_len = c->len;
 	p->nlayers = 0;
 	p->nstacks = 1;
-	p->ntlv = 0;
 	p->err = DYNPF_E_OK;
 	p->err_layer = 0;
 	p->err_proto = 0;
 	p->err_off = 0;
 	p->l4_payload_off = 0;
-	for (i = 0; i < DYNPF_TLV_NFAM_USED; i++)
-		dynpf_tlv_sum_reset(p, i);
+	dynpf_tlv_reset(p);
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
-		next = dynpf_layer(c, p, next);
+		next = dynpf_layer_step(src, area, c, p, next);
 		if (next <= DYNPF_P_NONE)
 			break;
 	}

@@ -4,10 +4,91 @@
 #define DYNPF_PARSERS_IP_H
 
 #include "cursor.h"
+#include "tlv.h"
+
+#define DYNPF_IPOPT_EOL 0
+#define DYNPF_IPOPT_NOP 1
+#define DYNPF_IPOPT_RR_TYPE 7
+#define DYNPF_IPOPT_TS_TYPE 68
+#define DYNPF_IPOPT_RA_TYPE 148
+
+/* type(1) len(1) value; len counts the whole option; EOL ends, NOP pads. */
+static const struct dynpf_tlv_desc dynpf_ipv4_opt_desc = {
+	.family = DYNPF_TLV_IPV4_OPT,
+	.hdr_len = 2,
+	.type_len = 1,
+	.len_off = 1,
+	.len_mask = 0xff,
+	.len_unit = 1,
+	.min_len = 2,
+	.end_type = DYNPF_IPOPT_EOL,
+	.pad1_type = DYNPF_IPOPT_NOP,
+};
+
+/* Decode what a rule may match on: Router Alert, Timestamp, Record Route. */
+dynpf_inline void dynpf_ipv4_opt_decode(struct dynpf_ipv4opt *io, const __u8 *a, __u64 o,
+					__u64 type, __u64 len)
+{
+	const __u8 *v;
+	__u32 n, max;
+
+	switch (type) {
+	case DYNPF_IPOPT_RA_TYPE:
+		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
+		if (len != 4 || !v)
+			return;
+		io->ra = dynpf_get_be16(v + 2);
+		io->seen |= DYNPF_IPOPT_RA;
+		return;
+	case DYNPF_IPOPT_TS_TYPE:
+		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
+		if (len < 4 || !v)
+			return;
+		io->ts_ptr = v[2];
+		io->ts_oflw = v[3] >> 4;
+		io->ts_flag = v[3] & 0xf;
+		io->seen |= DYNPF_IPOPT_TS;
+		return;
+	case DYNPF_IPOPT_RR_TYPE:
+		v = dynpf_area_ptr(a, o, 3, DYNPF_AREA_MAX);
+		if (len < 3 || !v)
+			return;
+		io->rr_ptr = v[2];
+		n = v[2] >= 4 ? (v[2] - 4) / 4 : 0;
+		max = (len - 3) / 4;
+		io->rr_count = n < max ? n : max;
+		io->seen |= DYNPF_IPOPT_RR;
+		return;
+	}
+}
+
+#define DYNPF_IPPROTO_HOPOPTS 0
+#define DYNPF_IPPROTO_ROUTING 43
+#define DYNPF_IPPROTO_FRAGMENT 44
+#define DYNPF_IPPROTO_ESP 50
+#define DYNPF_IPPROTO_AH 51
+#define DYNPF_IPPROTO_NONE 59
+#define DYNPF_IPPROTO_DSTOPTS 60
 
 /* Map an IP protocol / next header to the next layer. */
 dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 {
+	if (v6) {
+		switch (proto) {
+		case DYNPF_IPPROTO_HOPOPTS:
+			return DYNPF_P_HOPOPTS;
+		case DYNPF_IPPROTO_ROUTING:
+			return DYNPF_P_ROUTING;
+		case DYNPF_IPPROTO_FRAGMENT:
+			return DYNPF_P_FRAGMENT;
+		case DYNPF_IPPROTO_DSTOPTS:
+			return DYNPF_P_DSTOPTS;
+		case DYNPF_IPPROTO_AH:
+			return DYNPF_P_AH;
+		case DYNPF_IPPROTO_ESP:
+			return DYNPF_P_ESP;
+		}
+	}
 	switch (proto) {
 	case DYNPF_IPPROTO_TCP:
 		return DYNPF_P_TCP;
@@ -24,11 +105,13 @@ dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 
 dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
+	struct dynpf_stack *st = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)];
+	struct dynpf_l3 *l3 = &st->l3;
 	struct dynpf_iphdr buf;
 	const struct dynpf_iphdr *ip = dynpf_cur_slice(c, c->off, &buf);
 	__u32 hlen, tot_len;
 	__u16 frag;
+	int r;
 
 	if (!ip)
 		return -DYNPF_E_TRUNCATED;
@@ -59,9 +142,19 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		l3->frag |= DYNPF_FRAG_MF;
 	if (frag & (DYNPF_IP_MF | DYNPF_IP_OFFMASK))
 		l3->frag |= DYNPF_FRAG_IS_FRAG;
+	st->ip4opt = (struct dynpf_ipv4opt){};
 	/* Trailing bytes past the datagram (Ethernet padding) are not ours. */
 	c->end = c->off + tot_len;
 	c->off += hlen;
+	if (hlen > sizeof(*ip)) {
+		/* The header is valid: an error from here on is in its options. */
+		c->keep_layer = 1;
+		r = dynpf_tlv_walk(c, p, DYNPF_TLV_IPV4_OPT, c->off - hlen + sizeof(*ip),
+				   hlen - sizeof(*ip), 0);
+		if (r < 0)
+			return r;
+		c->keep_layer = 0;
+	}
 	/* A non-first fragment carries no L4 header, whatever its bytes say. */
 	if (frag & DYNPF_IP_OFFMASK) {
 		l3->frag |= DYNPF_FRAG_NONFIRST;
@@ -96,6 +189,9 @@ dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	};
 	__builtin_memcpy(l3->saddr, ip6->saddr, 16);
 	__builtin_memcpy(l3->daddr, ip6->daddr, 16);
+	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.n = 0;
+	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.flags = 0;
+	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.seen = 0;
 	/*
 	 * Payload length 0 with a hop-by-hop header may be a jumbogram (RFC
 	 * 2675), sized by its option: keep the packet's end for it.

@@ -5,10 +5,11 @@
 
 void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p)
 {
+	static __thread struct dynpf_area area;
 	struct dynpf_cursor c;
 
 	memset(p, 0, sizeof(*p));
-	dynpf_cur_init(&c, data, len);
+	dynpf_cur_init(&c, data, len, &area);
 	dynpf_parse_packet(&c, p);
 	p->hook = DYNPF_HOOK_NATIVE;
 }

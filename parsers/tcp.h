@@ -30,13 +30,13 @@ static const struct dynpf_tlv_desc dynpf_tcp_opt_desc = {
 
 /*
  * Decode the options a rule may match on; other kinds are only recorded.
- * a is the option area (a buffer of DYNPF_TCP_MAX_OPTLEN bytes), o the
- * option's offset in it and len its length, already checked to fit the area.
+ * a is the option area (the cursor's scratch area), o the option's offset in
+ * it and len its length, already checked to fit the area.
  */
 dynpf_inline void dynpf_tcp_opt_decode(struct dynpf_l4 *l4, const __u8 *a, __u64 o,
 				       __u64 kind, __u64 len)
 {
-	const __u64 max = DYNPF_TCP_MAX_OPTLEN;
+	const __u64 max = DYNPF_AREA_MAX;
 	const __u8 *v;
 	__u64 i, n;
 
@@ -84,62 +84,6 @@ dynpf_inline void dynpf_tcp_opt_decode(struct dynpf_l4 *l4, const __u8 *a, __u64
 	}
 }
 
-struct dynpf_tcp_optarea {
-	__u8 b[DYNPF_TCP_MAX_OPTLEN];
-};
-
-/*
- * One TCP option: step, record, decode. A global subprogram, called once per
- * option from the loop in dynpf_tcp_opts(): verified once on its own, the
- * body's dozen branches do not multiply across 40 iterations of the loop.
- * Returns 1 for an option, 0 at the end of the area, or -DYNPF_E_*.
- */
-DYNPF_SUBPROG int dynpf_tcp_opt_step(const struct dynpf_tcp_optarea *area,
-				      struct dynpf_tlv_it *it, struct dynpf_pkt *p, __u32 layer)
-{
-	const struct dynpf_tlv_desc *d = &dynpf_tcp_opt_desc;
-	int r;
-
-	if (!area || !it || !p)
-		return -DYNPF_E_TLV_LEN;
-	r = dynpf_tlv_next(it, area->b, d, sizeof(*area));
-	if (r <= 0)
-		return r;
-	dynpf_tlv_record(p, d, it, layer);
-	/* TCP options never ride in an inner stack yet: stack 0. */
-	dynpf_tcp_opt_decode(&p->st[0].l4, area->b, it->toff, it->type, it->tlen);
-	return 1;
-}
-
-/*
- * The whole option area (at most 40 bytes) is fetched once, then walked in
- * place: the per-option cost is a few loads, not a kfunc call.
- */
-dynpf_inline int dynpf_tcp_opts(struct dynpf_cursor *c, struct dynpf_pkt *p, __u32 off,
-				__u32 len)
-{
-	struct dynpf_tcp_optarea buf = {};
-	struct dynpf_tlv_it it;
-	__u32 i, layer = p->nlayers;
-	int r;
-
-	/* Copied, not sliced: a global subprogram may not get packet memory. */
-	if (dynpf_cur_fetch(c, off, len, &buf))
-		return -DYNPF_E_TRUNCATED;
-	dynpf_tlv_it_init(&it, len, off);
-	/* 40 bytes hold at most 40 options (all NOPs): the bound is exact. */
-	for (i = 0; i < DYNPF_TCP_MAX_OPTLEN; i++) {
-		r = dynpf_tcp_opt_step(&buf, &it, p, layer);
-		if (r < 0) {
-			c->err_off = off + it.pos;
-			return r;
-		}
-		if (!r)
-			break;
-	}
-	return 0;
-}
-
 dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l4 *l4 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l4;
@@ -168,7 +112,8 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (doff > sizeof(*th)) {
 		/* The header is valid: an error from here on is in its options. */
 		c->keep_layer = 1;
-		r = dynpf_tcp_opts(c, p, c->off - doff + sizeof(*th), doff - sizeof(*th));
+		r = dynpf_tlv_walk(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th),
+				   doff - sizeof(*th), 0);
 		if (r < 0)
 			return r;
 	}

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The generic TLV walker. Every option area dynpf understands (TCP options
- * now; IPv4 options, IPv6 hop-by-hop/destination options, SRH TLVs and Geneve
- * options share it) is described by a struct dynpf_tlv_desc and walked by
- * dynpf_tlv_next(), which checks every length against the area and records
- * each TLV in the parse result. The family's parser only decodes the types
- * it knows, from bytes already in the area: no helper call per TLV.
+ * The generic TLV walker. Every option area dynpf understands (TCP options,
+ * IPv4 options, IPv6 hop-by-hop/destination options, SRH TLVs; Geneve
+ * options next) is described by a struct dynpf_tlv_desc and walked by
+ * dynpf_tlv_next(), which checks every length against the area; each TLV is
+ * recorded in its family's list in the parse result, and the family's
+ * decoder reads the types it knows from bytes already in the area.
  *
- * The area is fetched once by the caller with dynpf_cur_area(), so its bytes
- * are on hand (in the packet or copied) and the walk is plain loads.
+ * dynpf_tlv_walk() fetches the area once into the cursor's scratch area and
+ * calls dynpf_tlv_step() (parsers/tlvstep.h) per TLV: a global subprogram,
+ * so the verifier checks the step once instead of once per path and round.
  */
 #ifndef DYNPF_PARSERS_TLV_H
 #define DYNPF_PARSERS_TLV_H
@@ -36,6 +37,11 @@ struct dynpf_tlv_desc {
  * verifier loses the bound.
  */
 struct dynpf_tlv_it {
+	__u8 family;   /* DYNPF_TLV_*: which descriptor and decoder */
+	__u8 layer;    /* index in layers[] of the header carrying the area */
+	__u8 stack;    /* its stack */
+	__u8 ext;      /* IPv6 options, SRH: index of its header in st[].ip6.ext */
+	__u8 pad[4];
 	__u64 len;     /* bytes in the area */
 	__u64 pos;     /* offset of the next TLV within the area */
 	__u64 base;    /* packet offset of the area */
@@ -97,35 +103,102 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 	return 1;
 }
 
-/* Record the current TLV in the packet's list and its family summary. */
-dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_desc *d,
-				   const struct dynpf_tlv_it *it, __u8 layer)
+/* Record the current TLV in its family's list and summary. */
+dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it)
 {
-	struct dynpf_tlv_sum *sum = &p->tlvsum[d->family & (DYNPF_TLV_NFAM - 1)];
-	__u32 n = p->ntlv;
+	__u32 f = it->family, n;
+	struct dynpf_tlv_list *l;
 	__u8 t8 = it->type & 0xff;
 
-	sum->seen[t8 >> 6] |= 1ULL << (t8 & 63);
-	if (sum->count < 255)
-		sum->count++;
+	if (f >= DYNPF_TLV_NFAM)
+		return;
+	l = &p->tlv[f];
+	n = l->n;
+
+	l->seen[t8 >> 6] |= 1ULL << (t8 & 63);
+	if (l->count < 255)
+		l->count++;
 	if (n >= DYNPF_MAX_TLVS) {
-		sum->overflow = 1;
+		l->overflow = 1;
 		return;
 	}
-	p->tlv[n] = (struct dynpf_tlv){
+	l->ent[n] = (struct dynpf_tlv){
 		.type = it->type,
 		.len = it->tlen,
 		.off = it->base + it->toff,
-		.family = d->family,
-		.layer = layer,
+		.family = it->family,
+		.layer = it->layer,
 	};
-	p->ntlv = n + 1;
+	l->n = n + 1;
 }
 
-/* Clear a family's summary before walking its first area in a packet. */
-dynpf_inline void dynpf_tlv_sum_reset(struct dynpf_pkt *p, __u8 family)
+/* Clear every family's list: the first thing a parse does. */
+dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 {
-	p->tlvsum[family & (DYNPF_TLV_NFAM - 1)] = (struct dynpf_tlv_sum){};
+	__u32 f;
+
+	for (f = 0; f < DYNPF_TLV_NFAM; f++) {
+		struct dynpf_tlv_list *l = &p->tlv[f];
+
+		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+		l->count = l->overflow = l->n = 0;
+	}
+}
+
+/* One TLV of it's area: step, record, decode (parsers/tlvstep.h). */
+DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				 struct dynpf_pkt *p);
+
+/* At most this many TLVs per area; more ends the walk with DYNPF_E_TLV_COUNT. */
+#define DYNPF_TLV_MAX_STEPS 128
+
+/*
+ * The loop over an area's TLVs, as a global subprogram too: the parse graph
+ * then holds one call per option area instead of a loop, and the verifier
+ * checks the loop once instead of once per path that reaches an area (which
+ * ran past its budget as soon as IPv6 extension headers joined the graph).
+ * 0, or -DYNPF_E_* with it->pos at the TLV that failed.
+ */
+DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				      struct dynpf_pkt *p)
+{
+	__u32 i;
+	int r;
+
+	if (!a || !it || !p)
+		return -DYNPF_E_TLV_LEN;
+	for (i = 0; i < DYNPF_TLV_MAX_STEPS; i++) {
+		r = dynpf_tlv_step(a, it, p);
+		if (r <= 0)
+			return r;
+	}
+	return it->pos < it->len ? -DYNPF_E_TLV_COUNT : 0;
+}
+
+/*
+ * Walk the len-byte option area at packet offset off, of the given family,
+ * carried by the header about to become layer p->nlayers. 0, or -DYNPF_E_*
+ * with c->err_off at the TLV that failed.
+ */
+dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
+				__u32 off, __u32 len, __u8 ext)
+{
+	struct dynpf_tlv_it it;
+	int r;
+
+	if (!len)
+		return 0;
+	if (dynpf_cur_fetch_area(c, off, len))
+		return -DYNPF_E_TRUNCATED;
+	dynpf_tlv_it_init(&it, len, off);
+	it.family = family;
+	it.layer = p->nlayers;
+	it.stack = c->stack;
+	it.ext = ext;
+	r = dynpf_tlv_walk_area(c->area, &it, p);
+	if (r < 0)
+		c->err_off = off + it.pos;
+	return r;
 }
 
 #endif /* DYNPF_PARSERS_TLV_H */

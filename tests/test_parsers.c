@@ -108,6 +108,7 @@ static void udp(struct frame *f, unsigned int ulen)
 }
 
 static struct dynpf_pkt P;
+#define TCPO (P.tlv[DYNPF_TLV_TCP_OPT])
 
 static void parse(const struct frame *f)
 {
@@ -179,13 +180,13 @@ static void test_good(void)
 	EXPECT_EQ("syn", P.st[0].l4.wscale, 7);
 	EXPECT_EQ("syn", P.st[0].l4.ts_val, 1);
 	EXPECT_EQ("syn", !!(P.st[0].l4.opts & DYNPF_TCPO_SACK_PERM), 1);
-	EXPECT_EQ("syn", P.ntlv, 5);
-	EXPECT_EQ("syn", P.tlv[4].type, 3);
-	EXPECT_EQ("syn", P.tlv[4].off, 14 + 20 + 20 + 17);
+	EXPECT_EQ("syn", TCPO.n, 5);
+	EXPECT_EQ("syn", TCPO.ent[4].type, 3);
+	EXPECT_EQ("syn", TCPO.ent[4].off, 14 + 20 + 20 + 17);
 	EXPECT_EQ("syn", P.l4_payload_off, 74);
 	EXPECT_EQ("syn", P.st[0].l3.frag, DYNPF_FRAG_DF);
-	EXPECT_EQ("syn", P.tlvsum[DYNPF_TLV_TCP_OPT].count, 5);
-	EXPECT_EQ("syn", !!(P.tlvsum[DYNPF_TLV_TCP_OPT].seen[0] & (1ULL << 8)), 1);
+	EXPECT_EQ("syn", TCPO.count, 5);
+	EXPECT_EQ("syn", !!(TCPO.seen[0] & (1ULL << 8)), 1);
 
 	/* QinQ + VLAN + IPv6 + UDP */
 	eth(&f, 0x88a8);
@@ -215,7 +216,7 @@ static void test_good(void)
 	put(&f, "\1\1\1\1\1\1", 6);
 	parse(&f);
 	EXPECT_EQ("padding", P.err, DYNPF_E_OK);
-	EXPECT_EQ("padding", P.ntlv, 0);
+	EXPECT_EQ("padding", TCPO.n, 0);
 	EXPECT_EQ("padding", P.l4_payload_off, 54);
 
 	/* Non-first fragment: no L4 even though the bytes look like TCP. */
@@ -245,8 +246,8 @@ static void test_good(void)
 		tcp(&f, 15, 0x10, nops, 40);
 		parse(&f);
 		EXPECT_EQ("nops", P.err, DYNPF_E_OK);
-		EXPECT_EQ("nops", P.ntlv, 40);
-		EXPECT_EQ("nops", P.tlvsum[0].overflow, 0);
+		EXPECT_EQ("nops", TCPO.n, 40);
+		EXPECT_EQ("nops", TCPO.overflow, 0);
 	}
 	/* EOL ends the walk; the bytes after it are padding, even garbage. */
 	{
@@ -257,8 +258,8 @@ static void test_good(void)
 		tcp(&f, 7, 0x10, o, 8);
 		parse(&f);
 		EXPECT_EQ("eol", P.err, DYNPF_E_OK);
-		EXPECT_EQ("eol", P.ntlv, 2);
-		EXPECT_EQ("eol", P.tlv[1].type, 0);
+		EXPECT_EQ("eol", TCPO.n, 2);
+		EXPECT_EQ("eol", TCPO.ent[1].type, 0);
 	}
 	/* Four SACK blocks, the most a 40-byte area holds with 2 NOPs. */
 	{

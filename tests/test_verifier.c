@@ -31,7 +31,7 @@ static int collect(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-static char stats_buf[64][4096];
+static char stats_buf[8][1 << 16];
 
 static int budget(const char *path, long max)
 {
@@ -44,14 +44,19 @@ static int budget(const char *path, long max)
 		return 2;
 	}
 	bpf_object__for_each_program(prog, obj) {
-		if (i >= 64)
+		if (i >= 8)
 			break;
 		bpf_program__set_log_level(prog, 4); /* BPF_LOG_STATS */
 		bpf_program__set_log_buf(prog, stats_buf[i++], sizeof(stats_buf[0]));
 	}
 	err = bpf_object__load(obj);
 	if (err) {
-		fprintf(stderr, "%s: does not load:\n%s\n", path, log_buf);
+		for (i = 0; i < 8; i++)
+			if (stats_buf[i][0])
+				fprintf(stderr, "%s: does not load:\n%s\n", path,
+					stats_buf[i] + (strlen(stats_buf[i]) > 3000
+								 ? strlen(stats_buf[i]) - 3000
+								 : 0));
 		bpf_object__close(obj);
 		return 1;
 	}
@@ -64,7 +69,7 @@ static int budget(const char *path, long max)
 		       bpf_program__name(prog), n, max);
 		if (n < 0 || n > max)
 			bad = 1;
-		if (i >= 64)
+		if (i >= 8)
 			break;
 	}
 	bpf_object__close(obj);

@@ -18,7 +18,7 @@
 
 #include "types.h"
 
-#define DYNPF_ABI_VERSION 1
+#define DYNPF_ABI_VERSION 2 /* 2: per-family TLV lists, ext headers, tunnels */
 
 /*
  * Error codes. X(name, value, json-name, description). Stable: never renumber.
@@ -56,7 +56,18 @@ enum dynpf_err {
 	X(TCP, 7, "tcp")                                                       \
 	X(UDP, 8, "udp")                                                       \
 	X(ICMP, 9, "icmp")                                                     \
-	X(ICMPV6, 10, "icmpv6")
+	X(ICMPV6, 10, "icmpv6")                                                \
+	X(HOPOPTS, 11, "hopopts")                                              \
+	X(ROUTING, 12, "routing")                                              \
+	X(FRAGMENT, 13, "fragment")                                            \
+	X(DSTOPTS, 14, "dstopts")                                              \
+	X(AH, 15, "ah")                                                        \
+	X(ESP, 16, "esp")                                                      \
+	X(MPLS, 17, "mpls")                                                    \
+	X(GRE, 18, "gre")                                                      \
+	X(VXLAN, 19, "vxlan")                                                  \
+	X(GENEVE, 20, "geneve")                                                \
+	X(GTPU, 21, "gtpu")
 
 enum dynpf_proto {
 #define DYNPF_X_ENUM(name, val, json) DYNPF_P_##name = val,
@@ -75,23 +86,30 @@ enum dynpf_hook {
 };
 
 /* TLV families walked by the generic walker (parsers/tlv.h). */
-#define DYNPF_TLV_FAMILIES(X) X(TCP_OPT, 0, "tcp_opt")
+#define DYNPF_TLV_FAMILIES(X)                                                  \
+	X(TCP_OPT, 0, "tcp_opt")                                               \
+	X(IPV4_OPT, 1, "ipv4_opt")                                             \
+	X(IPV6_HBH, 2, "hopopts_opt")                                          \
+	X(IPV6_DST, 3, "dstopts_opt")                                          \
+	X(SRH_TLV, 4, "srh_tlv")                                               \
+	X(GENEVE_OPT, 5, "geneve_opt")
 
 enum dynpf_tlv_family {
 #define DYNPF_X_ENUM(name, val, json) DYNPF_TLV_##name = val,
 	DYNPF_TLV_FAMILIES(DYNPF_X_ENUM)
 #undef DYNPF_X_ENUM
-	DYNPF_TLV_NFAM_USED,
 };
 
-/* Room reserved for families added later (IPv4/IPv6 options, SRH, Geneve). */
-#define DYNPF_TLV_NFAM 8
+#define DYNPF_TLV_NFAM 6
 
-#define DYNPF_MAX_LAYERS 16
+#define DYNPF_MAX_LAYERS 24
 #define DYNPF_MAX_STACKS 2 /* outer headers + one tunnel's inner headers */
 #define DYNPF_MAX_VLANS 4  /* VLAN tags kept per stack; also the hard limit */
-#define DYNPF_MAX_TLVS 40  /* a full 40-byte TCP option area of NOPs fits */
+#define DYNPF_MAX_TLVS 40  /* per family: a 40-byte TCP option area of NOPs fits */
 #define DYNPF_MAX_SACK 4
+#define DYNPF_MAX_EXT 8    /* IPv6 extension headers kept per stack; default limit */
+#define DYNPF_MAX_MPLS 8   /* MPLS labels kept per stack; also the hard limit */
+#define DYNPF_MAX_GTP_EXT 4 /* GTP-U extension header types kept */
 
 struct dynpf_layer {
 	__u16 proto; /* DYNPF_P_* */
@@ -103,7 +121,7 @@ struct dynpf_layer {
 DYNPF_ASSERT_SIZE(struct dynpf_layer, 8);
 
 struct dynpf_tlv {
-	__u32 type;  /* family-specific type (TCP: option kind) */
+	__u32 type;  /* family-specific: option kind/type, Geneve class << 8 | type */
 	__u16 len;   /* total length of the TLV in bytes, header included */
 	__u16 off;   /* offset of the TLV from the start of the packet */
 	__u8 family; /* DYNPF_TLV_* */
@@ -112,14 +130,16 @@ struct dynpf_tlv {
 };
 DYNPF_ASSERT_SIZE(struct dynpf_tlv, 12);
 
-/* Per-family summary: kept even when the list in tlv[] is full. */
-struct dynpf_tlv_sum {
-	__u64 seen[4];  /* bitmap of 8-bit types seen */
+/* One family's TLVs, from every header of that family in the packet. */
+struct dynpf_tlv_list {
+	__u64 seen[4];  /* bitmap of the low 8 bits of the types seen */
 	__u8 count;     /* TLVs walked in this family, saturating at 255 */
-	__u8 overflow;  /* 1 when some of them did not fit in tlv[] */
-	__u8 pad[6];
+	__u8 overflow;  /* 1 when some of them did not fit in ent[] */
+	__u8 n;         /* valid entries in ent[] */
+	__u8 pad[5];
+	struct dynpf_tlv ent[DYNPF_MAX_TLVS];
 };
-DYNPF_ASSERT_SIZE(struct dynpf_tlv_sum, 40);
+DYNPF_ASSERT_SIZE(struct dynpf_tlv_list, 520);
 
 struct dynpf_l2 {
 	__u8 dst[6];
@@ -197,14 +217,101 @@ struct dynpf_l4 {
 };
 DYNPF_ASSERT_SIZE(struct dynpf_l4, 72);
 
+/* dynpf_ipv4opt.seen bits: IPv4 options decoded */
+#define DYNPF_IPOPT_RA 0x01 /* Router Alert (148) */
+#define DYNPF_IPOPT_TS 0x02 /* Timestamp (68) */
+#define DYNPF_IPOPT_RR 0x04 /* Record Route (7) */
+
+struct dynpf_ipv4opt {
+	__u8 seen;     /* DYNPF_IPOPT_* */
+	__u8 ts_ptr;   /* Timestamp: pointer, overflow, flag */
+	__u8 ts_oflw;
+	__u8 ts_flag;
+	__u16 ra;      /* Router Alert value */
+	__u8 rr_ptr;   /* Record Route: pointer, and addresses recorded */
+	__u8 rr_count;
+};
+DYNPF_ASSERT_SIZE(struct dynpf_ipv4opt, 8);
+
+/* dynpf_ext.flags */
+#define DYNPF_EXTF_RA 0x01          /* options: Router Alert present */
+#define DYNPF_EXTF_JUMBO 0x02       /* options: Jumbo Payload present */
+#define DYNPF_EXTF_FRAG_M 0x04      /* fragment: more fragments */
+#define DYNPF_EXTF_SRH 0x08         /* routing: type 4, the SRH fields are valid */
+
+/* One IPv6 extension header (RFC 8200), in chain order. */
+struct dynpf_ext {
+	__u8 proto;       /* DYNPF_P_HOPOPTS, _ROUTING, _FRAGMENT, _DSTOPTS, _AH, _ESP */
+	__u8 nexthdr;     /* its Next Header field (ESP: 0, unknown) */
+	__u8 layer;       /* index in layers[] */
+	__u8 flags;       /* DYNPF_EXTF_* */
+	__u16 off;
+	__u16 len;        /* bytes, from its own length rule */
+	/* hop-by-hop / destination options */
+	__u8 unknown_act; /* bitmap of RFC 8200 action bits (type >> 6) of unknown options */
+	__u8 pad0;
+	__u16 ra;         /* Router Alert value */
+	__u32 jumbo;      /* Jumbo Payload length */
+	/* routing */
+	__u8 rt_type;
+	__u8 segleft;
+	__u8 last_entry;  /* SRH */
+	__u8 srh_flags;   /* SRH */
+	__u16 srh_tag;    /* SRH */
+	/* fragment: offset in 8-byte units */
+	__u16 frag_off;
+	__u32 id;         /* fragment identification, or AH/ESP SPI */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_ext, 28);
+
+/* dynpf_l3.ext_flags: what RFC 8200 says should not happen, flagged */
+#define DYNPF_EXT_HBH_NOT_FIRST 0x01 /* hop-by-hop after another header */
+#define DYNPF_EXT_REPEATED 0x02      /* a header repeated (dstopts: more than twice) */
+
+struct dynpf_ip6chain {
+	__u8 n;        /* extension headers parsed */
+	__u8 flags;    /* DYNPF_EXT_* */
+	__u16 seen;    /* bitmap of 1 << (DYNPF_P_* - DYNPF_P_HOPOPTS) */
+	struct dynpf_ext ext[DYNPF_MAX_EXT];
+};
+DYNPF_ASSERT_SIZE(struct dynpf_ip6chain, 228);
+
+/* The tunnel header that leads from this stack to the next one. */
+struct dynpf_tun {
+	__u16 proto;    /* DYNPF_P_GRE, _VXLAN, _GENEVE, _GTPU, or _IPV4/_IPV6 (IP-in-IP) */
+	__u16 inner;    /* ethertype of the inner packet, as announced or guessed */
+	__u32 vni;      /* VXLAN, Geneve */
+	__u32 key;      /* GRE key; GTP-U TEID */
+	__u32 seq;      /* GRE, GTP-U sequence number */
+	__u16 flags;    /* GRE: C R K S flags and version word; VXLAN/Geneve/GTP: first bytes */
+	__u8 opt_len;   /* Geneve: option area in bytes */
+	__u8 msg_type;  /* GTP-U message type */
+	__u8 next_ext;  /* GTP-U: extension header types, in order */
+	__u8 n_ext;
+	__u8 ext_type[DYNPF_MAX_GTP_EXT];
+	__u8 pad[2];
+};
+DYNPF_ASSERT_SIZE(struct dynpf_tun, 28);
+
+struct dynpf_mpls {
+	__u8 n;
+	__u8 pad[3];
+	__u32 lse[DYNPF_MAX_MPLS]; /* label:20 TC:3 S:1 TTL:8, host order */
+};
+DYNPF_ASSERT_SIZE(struct dynpf_mpls, 36);
+
 /* The decoded fields of one stack of headers (outer, or a tunnel's inner). */
 struct dynpf_stack {
 	struct dynpf_l2 l2;
 	struct dynpf_arp arp;
 	struct dynpf_l3 l3;
 	struct dynpf_l4 l4;
+	struct dynpf_ipv4opt ip4opt;
+	struct dynpf_ip6chain ip6;
+	struct dynpf_mpls mpls;
+	struct dynpf_tun tun;
 };
-DYNPF_ASSERT_SIZE(struct dynpf_stack, 180);
+DYNPF_ASSERT_SIZE(struct dynpf_stack, 480);
 
 struct dynpf_pkt {
 	__u16 abi;      /* DYNPF_ABI_VERSION */
@@ -217,18 +324,16 @@ struct dynpf_pkt {
 	__u16 err_proto; /* DYNPF_P_* of the header that failed */
 	__u16 err_off;  /* offset of the failing header or field */
 	__u8 nstacks;   /* stacks with at least one layer */
-	__u8 ntlv;      /* valid entries in tlv[] */
+	__u8 pad0;
 	__u32 l4_payload_off; /* first byte after the last L4 header, or 0 */
 	struct dynpf_layer layers[DYNPF_MAX_LAYERS];
 	struct dynpf_stack st[DYNPF_MAX_STACKS];
-	struct dynpf_tlv tlv[DYNPF_MAX_TLVS];
-	struct dynpf_tlv_sum tlvsum[DYNPF_TLV_NFAM];
+	struct dynpf_tlv_list tlv[DYNPF_TLV_NFAM];
 };
 DYNPF_ASSERT_OFF(struct dynpf_pkt, layers, 24);
-DYNPF_ASSERT_OFF(struct dynpf_pkt, st, 152);
-DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 512);
-DYNPF_ASSERT_OFF(struct dynpf_pkt, tlvsum, 992);
-DYNPF_ASSERT_SIZE(struct dynpf_pkt, 1312);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, st, 216);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 1176);
+DYNPF_ASSERT_SIZE(struct dynpf_pkt, 4296);
 
 /*
  * Per-CPU counters: BPF map "dynpf_stats", a per-CPU array indexed by

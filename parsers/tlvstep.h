@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The one TLV step every family's walk calls (see dynpf_tlv_walk() in
+ * tlv.h): pick the family's descriptor, step, record, and hand the TLV to the
+ * family's decoder. Adding a family means a descriptor and a decoder in its
+ * protocol's file and one case in each switch below.
+ */
+#ifndef DYNPF_PARSERS_TLVSTEP_H
+#define DYNPF_PARSERS_TLVSTEP_H
+
+#include "ip.h"
+#include "ip6ext.h"
+#include "tcp.h"
+#include "tlv.h"
+
+dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
+{
+	switch (family) {
+	case DYNPF_TLV_TCP_OPT:
+		return &dynpf_tcp_opt_desc;
+	case DYNPF_TLV_IPV4_OPT:
+		return &dynpf_ipv4_opt_desc;
+	case DYNPF_TLV_IPV6_HBH:
+	case DYNPF_TLV_IPV6_DST:
+	case DYNPF_TLV_SRH_TLV:
+		return &dynpf_ip6_opt_desc;
+	}
+	return NULL;
+}
+
+/*
+ * A global subprogram (see DYNPF_SUBPROG): verified once, on its own, with
+ * any area contents and any iterator state, so the walks that call it in a
+ * loop cost the verifier a few instructions per round. 1 for a TLV, 0 at the
+ * end of the area, or -DYNPF_E_*.
+ */
+DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				 struct dynpf_pkt *p)
+{
+	const struct dynpf_tlv_desc *d;
+	struct dynpf_stack *st;
+	int r;
+
+	if (!a || !it || !p)
+		return -DYNPF_E_TLV_LEN;
+	d = dynpf_tlv_desc_of(it->family);
+	if (!d)
+		return -DYNPF_E_TLV_LEN;
+	r = dynpf_tlv_next(it, a->b, d, sizeof(*a));
+	if (r <= 0)
+		return r;
+	dynpf_tlv_record(p, it);
+	st = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)];
+	switch (it->family) {
+	case DYNPF_TLV_TCP_OPT:
+		dynpf_tcp_opt_decode(&st->l4, a->b, it->toff, it->type, it->tlen);
+		break;
+	case DYNPF_TLV_IPV4_OPT:
+		dynpf_ipv4_opt_decode(&st->ip4opt, a->b, it->toff, it->type, it->tlen);
+		break;
+	case DYNPF_TLV_IPV6_HBH:
+	case DYNPF_TLV_IPV6_DST:
+		dynpf_ip6_opt_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], a->b, it->toff,
+				     it->type, it->tlen);
+		break;
+	}
+	return 1;
+}
+
+#endif /* DYNPF_PARSERS_TLVSTEP_H */
