@@ -426,11 +426,200 @@ static void test_every_truncation(void)
 	EXPECT_EQ("uncut", P.st[0].l4.nsack, 2);
 }
 
+#define CH (P.st[0].ip6)
+
+/* IPv6 extension header: next header, and len-2 bytes of body after it. */
+static void ext(struct frame *f, unsigned int nh, const unsigned char *body, unsigned int len)
+{
+	put8(f, nh);
+	put8(f, len / 8 - 1);
+	put(f, body, len - 2);
+}
+
+static void test_ipv4_options(void)
+{
+	/* RA, NOP, RR with one address recorded (ptr 8), TS ptr 5 oflw 1 flag 0, EOL */
+	static const unsigned char o[24] = { 148, 4, 0, 0, 1, 7, 7, 8, 1, 2, 3, 4, 68, 8, 5,
+					     0x10, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct frame f;
+
+	eth(&f, 0x0800);
+	put8(&f, 0x4b); /* IHL 11: 24 option bytes */
+	put8(&f, 0);
+	put16(&f, 44 + 8);
+	put16(&f, 1);
+	put16(&f, 0);
+	put8(&f, 64);
+	put8(&f, 17);
+	put16(&f, 0);
+	put32(&f, 0xc6120001);
+	put32(&f, 0xc6120002);
+	put(&f, o, 24);
+	udp(&f, 8);
+	parse(&f);
+	EXPECT_EQ("ip4opt", P.err, DYNPF_E_OK);
+	expect_layers("ip4opt", 3, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP);
+	EXPECT_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].n, 5); /* RA NOP RR TS EOL */
+	EXPECT_EQ("ip4opt", P.st[0].ip4opt.seen, DYNPF_IPOPT_RA | DYNPF_IPOPT_RR | DYNPF_IPOPT_TS);
+	EXPECT_EQ("ip4opt", P.st[0].ip4opt.rr_count, 1);
+	EXPECT_EQ("ip4opt", P.st[0].ip4opt.ts_oflw, 1);
+	EXPECT_EQ("ip4opt", P.st[0].ip4opt.ts_ptr, 5);
+	EXPECT_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].ent[2].off, 14 + 20 + 5);
+
+	/* A Record Route option that claims more than the area holds. */
+	f.b[14 + 20 + 6] = 30;
+	parse(&f);
+	expect_err("ip4opt-overrun", DYNPF_E_TLV_LEN, DYNPF_P_IPV4, 2);
+	EXPECT_EQ("ip4opt-overrun", P.err_layer, 1);
+	EXPECT_EQ("ip4opt-overrun", P.err_off, 14 + 20 + 5);
+}
+
+static void test_ipv6_ext(void)
+{
+	/* HBH: RA(5) + PadN; routing SRH 2 segments + HMAC-less TLV; frag first; TCP */
+	static const unsigned char hbh[6] = { 5, 2, 0, 0, 1, 0 };
+	unsigned char srh[8 + 32 + 8 - 2], dst[14] = { 0x3e, 2, 0, 0, 0xbe, 0, 1, 6 };
+	struct frame f;
+
+	memset(srh, 0, sizeof(srh));
+	srh[0] = 4;  /* type */
+	srh[1] = 1;  /* segments left */
+	srh[2] = 1;  /* last entry: 2 segments */
+	srh[3] = 0;  /* flags */
+	srh[4] = 0x12;
+	srh[5] = 0x34; /* tag */
+	srh[38] = 7;  /* an unknown TLV type, data length 4 */
+	srh[39] = 4;
+	eth(&f, 0x86dd);
+	ipv6(&f, 0, 8 + 48 + 16 + 8 + 20);
+	ext(&f, 43, hbh, 8);
+	ext(&f, 60, srh, 48);
+	ext(&f, 44, dst, 16);
+	put8(&f, 6);
+	put8(&f, 0);
+	put16(&f, 1); /* offset 0, M */
+	put32(&f, 0xdeadbeef);
+	tcp(&f, 5, 0x02, NULL, 0);
+	parse(&f);
+	EXPECT_EQ("chain", P.err, DYNPF_E_OK);
+	expect_layers("chain", 7, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_HOPOPTS, DYNPF_P_ROUTING,
+		      DYNPF_P_DSTOPTS, DYNPF_P_FRAGMENT, DYNPF_P_TCP);
+	EXPECT_EQ("chain", CH.n, 4);
+	EXPECT_EQ("chain", CH.flags, 0);
+	EXPECT_EQ("chain", CH.ext[0].ra, 0);
+	EXPECT_EQ("chain", CH.ext[0].flags & DYNPF_EXTF_RA, DYNPF_EXTF_RA);
+	EXPECT_EQ("chain", CH.ext[1].rt_type, 4);
+	EXPECT_EQ("chain", CH.ext[1].segleft, 1);
+	EXPECT_EQ("chain", CH.ext[1].srh_tag, 0x1234);
+	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].n, 3); /* the TLV, then 2 Pad1 */
+	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 7);
+	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
+	/* dstopts: unknown types 0x3e (action 0) and 0xbe (action 2), then PadN */
+	EXPECT_EQ("chain", CH.ext[2].unknown_act, 0x5);
+	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_IPV6_DST].n, 3);
+	EXPECT_EQ("chain", CH.ext[3].id, 0xdeadbeef);
+	EXPECT_EQ("chain", CH.ext[3].flags & DYNPF_EXTF_FRAG_M, DYNPF_EXTF_FRAG_M);
+	EXPECT_EQ("chain", P.st[0].l3.frag, DYNPF_FRAG_MF | DYNPF_FRAG_IS_FRAG);
+	EXPECT_EQ("chain", P.l4_payload_off, 14 + 40 + 8 + 48 + 16 + 8 + 20);
+
+	/* Every cut of it ends truncated at some layer, never out of bounds. */
+	{
+		struct frame g;
+		unsigned int full = f.n;
+
+		for (unsigned int cut = 54; cut < full; cut++) {
+			char name[32];
+
+			memcpy(g.b, f.b, cut);
+			g.n = cut;
+			parse(&g);
+			snprintf(name, sizeof(name), "chain-cut@%u", cut);
+			check(name, P.err == DYNPF_E_TRUNCATED, "err %u, want truncated", P.err);
+		}
+	}
+
+	/* Nine destination options headers: repeated, and the 9th is too deep. */
+	{
+		static const unsigned char pad[6] = { 1, 4, 0, 0, 0, 0 };
+
+		eth(&f, 0x86dd);
+		ipv6(&f, 60, 9 * 8);
+		for (int i = 0; i < 9; i++)
+			ext(&f, i < 8 ? 60 : 59, pad, 8);
+		parse(&f);
+		expect_err("dst-loop", DYNPF_E_DEPTH, DYNPF_P_DSTOPTS, 10);
+		EXPECT_EQ("dst-loop", CH.flags, DYNPF_EXT_REPEATED);
+		EXPECT_EQ("dst-loop", P.err_off, 14 + 40 + 64);
+	}
+	/* Hop-by-hop after a destination header; ESP ends the walk. */
+	{
+		static const unsigned char pad[6] = { 1, 4, 0, 0, 0, 0 };
+
+		eth(&f, 0x86dd);
+		ipv6(&f, 60, 16 + 8);
+		ext(&f, 0, pad, 8);
+		ext(&f, 50, pad, 8);
+		put32(&f, 0x1001);
+		put32(&f, 1);
+		parse(&f);
+		EXPECT_EQ("hbh-late", P.err, DYNPF_E_OK);
+		EXPECT_EQ("hbh-late", CH.flags, DYNPF_EXT_HBH_NOT_FIRST);
+		expect_layers("hbh-late", 5, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_DSTOPTS,
+			      DYNPF_P_HOPOPTS, DYNPF_P_ESP);
+		EXPECT_EQ("hbh-late", CH.ext[2].id, 0x1001);
+	}
+	/* An option running past its header, and SRH segments past the header. */
+	{
+		static const unsigned char bad[6] = { 1, 5, 0, 0, 0, 0 };
+
+		eth(&f, 0x86dd);
+		ipv6(&f, 0, 8 + 8);
+		ext(&f, 17, bad, 8);
+		udp(&f, 8);
+		parse(&f);
+		expect_err("opt-overrun", DYNPF_E_TLV_LEN, DYNPF_P_HOPOPTS, 3);
+		EXPECT_EQ("opt-overrun", P.err_off, 14 + 40 + 2);
+
+		memset(srh, 0, sizeof(srh));
+		srh[0] = 4;
+		srh[2] = 5; /* 6 segments: 96 bytes, the header has 40 */
+		eth(&f, 0x86dd);
+		ipv6(&f, 43, 48);
+		ext(&f, 59, srh, 48);
+		parse(&f);
+		expect_err("srh-segs", DYNPF_E_BAD_LEN, DYNPF_P_ROUTING, 2);
+	}
+	/* A non-first fragment: no L4 after it. AH is skipped by its own rule. */
+	{
+		static const unsigned char ah[10] = { 4, 0, 0, 0, 0x11, 0x22, 0, 0, 0, 1 };
+
+		eth(&f, 0x86dd);
+		ipv6(&f, 51, 24 + 8 + 20);
+		put8(&f, 44);
+		put8(&f, 4); /* (4 + 2) * 4 = 24 bytes */
+		put(&f, ah, 10);
+		put(&f, "123456789012", 12);
+		put8(&f, 6);
+		put8(&f, 0);
+		put16(&f, 0x0100); /* offset 32 */
+		put32(&f, 7);
+		tcp(&f, 5, 0x02, NULL, 0);
+		parse(&f);
+		EXPECT_EQ("ah-frag", P.err, DYNPF_E_OK);
+		expect_layers("ah-frag", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_AH, DYNPF_P_FRAGMENT);
+		EXPECT_EQ("ah-frag", CH.ext[0].len, 24);
+		EXPECT_EQ("ah-frag", CH.ext[1].frag_off, 32);
+		EXPECT_EQ("ah-frag", P.st[0].l3.frag & DYNPF_FRAG_NONFIRST, DYNPF_FRAG_NONFIRST);
+	}
+}
+
 int main(void)
 {
 	test_good();
 	test_malformed();
 	test_every_truncation();
+	test_ipv4_options();
+	test_ipv6_ext();
 	printf("test_parsers: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
