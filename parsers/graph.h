@@ -18,7 +18,11 @@
 #include "ip6ext.h"
 #include "tlvstep.h"
 
-dynpf_inline int dynpf_dispatch(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+/*
+ * The common headers, inlined into the walk: every packet crosses a few of
+ * them, and a call per layer costs more than their parsing (docs/bpf-notes.md).
+ */
+dynpf_inline int dynpf_dispatch_common(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
 {
 	switch (proto) {
 	case DYNPF_P_ETH:
@@ -40,6 +44,18 @@ dynpf_inline int dynpf_dispatch(struct dynpf_cursor *c, struct dynpf_pkt *p, int
 		return dynpf_parse_icmp(c, p);
 	case DYNPF_P_ICMPV6:
 		return dynpf_parse_icmpv6(c, p);
+	}
+	return DYNPF_P_NONE;
+}
+
+/*
+ * The rest, each behind one global subprogram call (dynpf_layer_step): IPv6
+ * extension-header chains inlined multiply the verifier's paths past its
+ * budget, and they are rarer on the wire.
+ */
+dynpf_inline int dynpf_dispatch_rare(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+{
+	switch (proto) {
 	case DYNPF_P_HOPOPTS:
 		return dynpf_parse_hopopts(c, p);
 	case DYNPF_P_ROUTING:
@@ -56,6 +72,12 @@ dynpf_inline int dynpf_dispatch(struct dynpf_cursor *c, struct dynpf_pkt *p, int
 	return DYNPF_P_NONE;
 }
 
+/* Protocols parsed through dynpf_layer_step(). */
+dynpf_inline int dynpf_is_rare(int proto)
+{
+	return proto >= DYNPF_P_HOPOPTS;
+}
+
 dynpf_inline int dynpf_is_l4(int proto)
 {
 	return proto == DYNPF_P_TCP || proto == DYNPF_P_UDP || proto == DYNPF_P_ICMP ||
@@ -67,7 +89,8 @@ dynpf_inline int dynpf_is_l4(int proto)
  * p->err*; the header is listed in layers[] only if its parser said its fixed
  * part was valid (c->keep_layer), so consumers can trust every listed layer.
  */
-dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto,
+			     const int rare)
 {
 	__u32 start = c->off, n = p->nlayers;
 	int r;
@@ -76,8 +99,10 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 	c->keep_layer = 0;
 	if (n >= DYNPF_MAX_LAYERS)
 		r = -DYNPF_E_DEPTH;
+	else if (rare)
+		r = dynpf_dispatch_rare(c, p, proto);
 	else
-		r = dynpf_dispatch(c, p, proto);
+		r = dynpf_dispatch_common(c, p, proto);
 	if (r >= 0 || c->keep_layer) {
 		if (n < DYNPF_MAX_LAYERS) {
 			p->layers[n] = (struct dynpf_layer){
@@ -101,11 +126,9 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 }
 
 /*
- * One layer, as a global subprogram: the verifier checks every parser once,
- * against any offset and any protocol, instead of once per path through the
- * graph. Inlined, the graph verified while it was eth/VLAN/IP/L4; with IPv6
- * extension-header chains its paths multiply past the one-million budget.
- * The cost is a call and a bpf_dynptr_clone() per layer (docs/bpf-notes.md).
+ * One rare layer, as a global subprogram: the verifier checks its parser
+ * once, against any offset, instead of once per path through the graph.
+ * The cost is a call and a bpf_dynptr_clone() per such layer.
  * A global subprogram takes pointers in structs as plain numbers, so the
  * dynptr and the scratch area come as their own arguments and the cursor's
  * position travels in cur.
@@ -133,19 +156,19 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	c.src = src;
 #endif
 	c.area = area;
-	r = dynpf_layer(&c, p, proto);
+	r = dynpf_layer(&c, p, proto, 1);
 	cur->off = c.off;
 	cur->end = c.end;
 	return r;
 }
 
 /*
- * Walk the whole packet, one layer step per header. The bound is the layer
- * array: a packet can never make the walk longer.
+ * Walk the whole packet, one layer per round. The bound is the layer array:
+ * a packet can never make the walk longer.
  */
 dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	/* Read once: each step overwrites *c as far as the verifier knows. */
+	/* Kept apart from *c, which a rare layer's call overwrites. */
 	struct dynpf_area *area = c->area;
 	dynpf_src_t src = c->src;
 	int next = DYNPF_P_ETH;
@@ -164,7 +187,14 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
-		next = dynpf_layer_step(src, area, c, p, next);
+		if (dynpf_is_rare(next)) {
+			next = dynpf_layer_step(src, area, c, p, next);
+			/* The call may have written *c: the verifier forgets its pointers. */
+			c->src = src;
+			c->area = area;
+		} else {
+			next = dynpf_layer(c, p, next, 0);
+		}
 		if (next <= DYNPF_P_NONE)
 			break;
 	}

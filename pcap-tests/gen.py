@@ -42,7 +42,7 @@ logging.getLogger("scapy").setLevel(logging.ERROR)
 
 from scapy.layers.dns import DNS, DNSQR, DNSRR  # noqa: E402
 from scapy.layers.inet import (ICMP, IP, TCP, UDP, IPerror,  # noqa: E402
-                               IPOption_Router_Alert, IPOption_RR, UDPerror)
+                               UDPerror)
 from scapy.layers.inet6 import (ICMPv6EchoReply,  # noqa: E402
                                 ICMPv6EchoRequest, ICMPv6ND_NS,
                                 ICMPv6NDOptSrcLLAddr, IPv6,
@@ -112,7 +112,8 @@ class Spec:
         self.nxt = kw.get("nxt")        # eth/tag: ethertype that follows
         self.tag = kw.get("tag")        # tag: dict for eth.vlans
         self.opts = kw.get("opts")      # tcp: [(kind, len, rel_off)]
-        self.bad_off = kw.get("bad_off")  # tcp: rel. offset of bad option
+        self.bad_off = kw.get("bad_off")  # rel. offset of a bad option
+        self.ext = kw.get("ext")        # ipv6: give the ABI-2 chain fields
 
 
 def as_raw(spec, data):
@@ -164,19 +165,103 @@ def arp_raw(htype, ptype, hlen, plen, op, fill=0x11):
 
 
 def ipv4(src, dst, proto, ttl=64, tos=0, ident=1, df=False, mf=False,
-         frag=0, evil=False, tot_len=AUTO, options=None):
+         frag=0, evil=False, tot_len=AUTO, opts=None, bad=None, pad=b""):
+    """IPv4 header with option area opts + [bad] + pad (as tcp() does).
+
+    opts: well-formed options, one bytes object each (EOL ends the walk);
+    bad: one malformed option (tlv_len at ipv4); pad: bytes after the
+    walk's end. opts=None: IHL 5 and no `options` in the record (the
+    ABI-1 captures); opts=[] with an empty area gives `options: []`.
+    """
     flags = (4 if evil else 0) | (2 if df else 0) | (1 if mf else 0)
     kw = {}
     if tot_len is not AUTO:
         kw["len"] = tot_len
+    area = b""
+    walked, bad_off = None, None
+    if opts is not None:
+        walked, rel = walk_opts(opts, bad)
+        area = b"".join(opts) + (bad or b"") + pad
+        assert len(area) % 4 == 0 and len(area) <= 40, len(area)
+        if bad is not None:
+            bad_off = 20 + rel
     p = IP(src=src, dst=dst, proto=proto, ttl=ttl, tos=tos, id=ident,
-           flags=flags, frag=frag, options=options or [], **kw)
-    hlen = len(bytes(IP(options=options or [])))
-    return Spec("ipv4", hlen, p, "ipv4",
-                {"src": src, "dst": dst, "proto": proto, "ttl": ttl,
-                 "tos": tos, "tot_len": tot_len, "id": ident,
-                 "hdr_len": hlen, "df": df, "mf": mf, "frag_off": frag,
-                 "nonfirst_frag": frag != 0})
+           flags=flags, frag=frag,
+           options=[Raw(load=area)] if area else [], **kw)
+    hlen = 20 + len(area)
+    f = {"src": src, "dst": dst, "proto": proto, "ttl": ttl, "tos": tos,
+         "tot_len": tot_len, "id": ident, "hdr_len": hlen, "df": df,
+         "mf": mf, "frag_off": frag, "nonfirst_frag": frag != 0}
+    if walked is not None:
+        f["options"] = walked
+        if bad is None:
+            f.update(decode_ip4opts(opts))
+    return Spec("ipv4", hlen, p, "ipv4", f, opts=walked, bad_off=bad_off)
+
+
+def walk_opts(opts, bad=None, eol=True):
+    """[(type, len, rel_off)] of well-formed options (EOL/NOP, or Pad1 when
+    eol is False, are 1 byte), and the relative offset after them."""
+    rel, walked = 0, []
+    for i, o in enumerate(opts):
+        if o[0] == 0 or (eol and o[0] == 1):
+            assert len(o) == 1
+            walked.append((o[0], 1, rel))
+        else:
+            assert len(o) >= 2 and o[1] + (0 if eol else 2) == len(o), o
+            walked.append((o[0], len(o), rel))
+        if eol and o[0] == 0:
+            assert i == len(opts) - 1 and bad is None, "EOL ends the walk"
+        rel += len(o)
+    return walked, rel
+
+
+def decode_ip4opts(opts):
+    """The decoded IPv4 option fields docs/parsing.md defines."""
+    out = {}
+    for o in opts:
+        t = o[0]
+        if t in (0, 1):
+            continue
+        ln = o[1]
+        keys = ()
+        if t == 148 and ln == 4:
+            keys = ("ra",)
+            out["ra"] = struct.unpack("!H", o[2:4])[0]
+        elif t == 68 and ln >= 4:
+            keys = ("ts_ptr",)
+            out.update(ts_ptr=o[2], ts_oflw=o[3] >> 4, ts_flag=o[3] & 15)
+        elif t == 7 and ln >= 3:
+            keys = ("rr_ptr",)
+            ptr = o[2]
+            out["rr_ptr"] = ptr
+            out["rr_count"] = 0 if ptr < 4 else min((ptr - 4) // 4,
+                                                    (ln - 3) // 4)
+        # a decoded type appearing twice: which one wins is not documented
+        for k in keys:
+            assert out.get("_" + k) is None, "duplicate decoded option"
+            out["_" + k] = True
+    return {k: v for k, v in out.items() if not k.startswith("_")}
+
+
+# IPv4 options, as the bytes of one option each (NOP, EOL as for TCP)
+def RA4(v=0, length=4):
+    return bytes([148, length]) + struct.pack("!H", v) + b"\0" * (length - 4)
+
+
+def TS4(ptr, oflw, flag, entries, slots):
+    """Timestamp: `slots` 4-byte slots (8-byte for flags 1 and 3), the
+    first ones filled with `entries` (bytes)."""
+    size = 8 if flag in (1, 3) else 4
+    body = b"".join(entries)
+    body += b"\0" * (slots * size - len(body))
+    return bytes([68, 4 + len(body), ptr, (oflw << 4) | flag]) + body
+
+
+def RR4(ptr, slots, recorded=()):
+    body = b"".join(socket.inet_aton(a) for a in recorded)
+    body += b"\0" * (4 * slots - len(body))
+    return bytes([7, 3 + 4 * slots, ptr]) + body
 
 
 def ipv4_raw(src, dst, proto, tot_len, ver=4, ihl=5, ttl=64, opts=b""):
@@ -199,7 +284,9 @@ def checksum(data):
     return ~s & 0xFFFF
 
 
-def ipv6(src, dst, nh, hlim=64, tc=0, fl=0, plen=AUTO):
+def ipv6(src, dst, nh, hlim=64, tc=0, fl=0, plen=AUTO, ext=False):
+    """ext: the record gets ipv6.ext, ext_flags and nonfirst_frag (ABI 2);
+    the ABI-1 captures leave them out."""
     kw = {}
     if plen is not AUTO:
         kw["plen"] = plen
@@ -207,7 +294,174 @@ def ipv6(src, dst, nh, hlim=64, tc=0, fl=0, plen=AUTO):
     return Spec("ipv6", 40, p, "ipv6",
                 {"src": v6text(src), "dst": v6text(dst), "next_header": nh,
                  "hop_limit": hlim, "tclass": tc, "flow_label": fl,
-                 "payload_len": plen})
+                 "payload_len": plen}, ext=ext)
+
+
+# IPv6 extension headers (RFC 8200). Each builder gives a header spec; its
+# fields are the ipv6.ext entry, with option/TLV offsets relative to the
+# header (expect() makes them absolute) and no proto/off/len (expect()).
+
+EXT_PROTOS = ("hopopts", "routing", "fragment", "dstopts", "ah", "esp")
+EXT_NH = {"hopopts": 0, "routing": 43, "fragment": 44, "dstopts": 60,
+          "ah": 51, "esp": 50}
+EXT_FAMILY = {"hopopts": "hopopts_opt", "dstopts": "dstopts_opt",
+              "routing": "srh_tlv"}
+MAX_EXT = 8
+MAX_TLVS = 40
+PAD1 = b"\x00"   # IPv6 option Pad1 and SRH TLV Pad1
+
+
+def PADN(n, kind=1):
+    """Padding option of n bytes in all (n >= 2); SRH PadN: kind 4."""
+    assert 2 <= n <= 257
+    return bytes([kind, n - 2]) + b"\0" * (n - 2)
+
+
+def padfill(n, kind=1):
+    """n bytes of padding options (Pad1 only for n == 1)."""
+    out = []
+    while n > 0:
+        if n == 1:
+            out.append(PAD1)
+            break
+        k = min(n, 257)
+        if n - k == 1:
+            k -= 1
+        out.append(PADN(k, kind))
+        n -= k
+    return out
+
+
+def RA6(v=0):
+    return b"\x05\x02" + struct.pack("!H", v)
+
+
+def JUMBO(v):
+    return b"\xc2\x04" + struct.pack("!I", v)
+
+
+def O6(typ, dlen, fill=0xA5):
+    """IPv6 option or SRH TLV `typ` with dlen data bytes."""
+    return bytes([typ, dlen]) + bytes([fill]) * dlen
+
+
+def HMAC_TLV(key_id, mac):
+    """SRH HMAC TLV (RFC 8754 2.1.2): D flag/reserved, key id, HMAC."""
+    assert len(mac) == 32
+    return bytes([5, 38]) + b"\0\0" + struct.pack("!I", key_id) + mac
+
+
+def decode_opts6(opts):
+    out, unk = {}, set()
+    for o in opts:
+        t = o[0]
+        if t == 5 and o[1] == 2:
+            assert "ra" not in out, "duplicate decoded option"
+            out["ra"] = struct.unpack("!H", o[2:4])[0]
+        elif t == 0xC2 and o[1] == 4:
+            assert "jumbo" not in out, "duplicate decoded option"
+            out["jumbo"] = struct.unpack("!I", o[2:6])[0]
+        elif t not in (0, 1, 5, 0xC2):
+            unk.add(t >> 6)
+    out["unknown_actions"] = sorted(unk)
+    return out
+
+
+def optsh(proto, nh, opts, bad=None, pad=b""):
+    """Hop-by-hop or destination options header: options opts + [bad]
+    (tlv_len) + pad (bytes after a bad option, still in the header)."""
+    walked, rel = walk_opts(opts, bad, eol=False)
+    area = b"".join(opts) + (bad or b"") + pad
+    total = 2 + len(area)
+    assert total % 8 == 0 and total <= 2048, total
+    data = bytes([nh, total // 8 - 1]) + area
+    f = {"next_header": nh, "options": walked}
+    if bad is None:
+        f.update(decode_opts6(opts))
+    return Spec(proto, total, Raw(load=data), None, f,
+                bad_off=None if bad is None else 2 + rel)
+
+
+def hbh(nh, opts, **kw):
+    return optsh("hopopts", nh, opts, **kw)
+
+
+def dsto(nh, opts, **kw):
+    return optsh("dstopts", nh, opts, **kw)
+
+
+def rt_hdr(nh, rtype, segleft, addrs=(), body=None):
+    """Routing header of type rtype: 4 reserved bytes + addresses (type 0,
+    2), or `body` after the 4 first bytes."""
+    if body is None:
+        body = b"\0" * 4 + b"".join(socket.inet_pton(socket.AF_INET6, a)
+                                    for a in addrs)
+    total = 4 + len(body)
+    assert total % 8 == 0 and total <= 2048, total
+    data = bytes([nh, total // 8 - 1, rtype, segleft]) + body
+    return Spec("routing", total, Raw(load=data), None,
+                {"next_header": nh, "routing_type": rtype,
+                 "segments_left": segleft})
+
+
+def srh(nh, segs, segleft, tlvs=(), flags=0, tag=0, bad=None, pad=b"",
+        last_entry=None, hel=None):
+    """SRv6 SRH (routing type 4): segments segs (text), TLVs tlvs + [bad]
+    (tlv_len) + pad. last_entry/hel: override the fields (bad_len)."""
+    le = len(segs) - 1 if last_entry is None else last_entry
+    walked, rel = walk_opts(list(tlvs), bad, eol=False)
+    segb = b"".join(socket.inet_pton(socket.AF_INET6, a) for a in segs)
+    area = b"".join(tlvs) + (bad or b"") + pad
+    total = 8 + len(segb) + len(area)
+    assert total % 8 == 0 and total <= 2048, total
+    if hel is None:
+        hel = total // 8 - 1
+    data = struct.pack("!BBBBBBH", nh, hel, 4, segleft, le, flags,
+                       tag) + segb + area
+    base = 8 + len(segb)
+    f = {"next_header": nh, "routing_type": 4, "segments_left": segleft,
+         "last_entry": le, "srh_flags": flags, "tag": tag,
+         "tlvs": [(t, n, base + r) for t, n, r in walked]}
+    return Spec("routing", total, Raw(load=data), None, f,
+                bad_off=None if bad is None else base + rel)
+
+
+def frag6(nh, off, m, ident):
+    data = struct.pack("!BBHI", nh, 0, (off << 3) | int(m), ident)
+    return Spec("fragment", 8, Raw(load=data), None,
+                {"next_header": nh, "frag_off": off, "m": bool(m),
+                 "id": ident})
+
+
+def ah(nh, spi, seq, icv=b"", plen=None):
+    total = 12 + len(icv)
+    if plen is None:
+        assert total % 4 == 0
+        plen = total // 4 - 2
+    data = struct.pack("!BBHII", nh, plen, 0, spi, seq) + icv
+    return Spec("ah", total, Raw(load=data), None,
+                {"next_header": nh, "spi": spi})
+
+
+def esp(spi, seq):
+    """ESP header; its next header is in the encrypted trailer, so the
+    entry gives no next_header (the docs do not say what it reports)."""
+    return Spec("esp", 8, Raw(load=struct.pack("!II", spi, seq)), None,
+                {"spi": spi})
+
+
+def l4v6(l4, data=b"", src=None, dst=None):
+    """l4 (+ data) as bytes with the checksum of an IPv6 packet src -> dst
+    (for a chain of extension headers, which scapy does not see through)."""
+    nh = {"tcp": 6, "udp": 17, "icmpv6": 58}[l4.proto]
+    p = IPv6(src=src or C6, dst=dst or S6, nh=nh) / l4.pkt
+    if data:
+        p = p / Raw(load=data)
+    whole = bytes(p)[40:]
+    out = [as_raw(l4, whole[:l4.hlen])]
+    if len(whole) > l4.hlen:
+        out.append(payload(whole[l4.hlen:]))
+    return out
 
 
 # TCP options, as the bytes of one option each
@@ -441,10 +695,13 @@ class Capture:
                              "payload_len": end - offs[i] - 40,
                              "ulen": end - offs[i]}[k]
                     if k == "options":
-                        v = [{"kind": kd, "len": ln,
+                        name = "kind" if s.proto == "tcp" else "type"
+                        v = [{name: kd, "len": ln,
                               "off": offs[i] + 20 + ro} for kd, ln, ro in v]
                     f[k] = v
                 rec[s.key] = f
+                if s.ext:
+                    Capture.expect_ext(rec, specs, offs, nlay, err)
         if "eth" in rec:
             e = rec["eth"]
             rec["eth"] = {"dst": e["dst"], "src": e["src"],
@@ -455,9 +712,57 @@ class Capture:
                 del rec["eth"]["ethertype"]
         order = ["len", "error", "error_layer", "error_proto", "error_off",
                  "layers", "payload_off", "eth", "arp", "ipv4", "ipv6", "tcp",
-                 "udp", "icmp", "icmpv6"]
+                 "udp", "icmp", "icmpv6", "tlv_overflow"]
         assert set(rec) <= set(order)
         return {k: rec[k] for k in order if k in rec}
+
+    @staticmethod
+    def expect_ext(rec, specs, offs, nlay, err):
+        """ipv6.ext / ext_flags / nonfirst_frag (and tlv_overflow) from the
+        extension headers among the parsed layers."""
+        exts = [i for i in range(nlay) if specs[i].proto in EXT_PROTOS]
+        lst, kept = [], {}
+        for i in exts:
+            s = specs[i]
+            e = {"proto": s.proto, "off": offs[i], "len": s.hlen}
+            for k, v in s.fields.items():
+                if k in ("options", "tlvs"):
+                    # every header of a family shares the family's list of
+                    # MAX_TLVS entries: later ones are not kept
+                    fam = EXT_FAMILY[s.proto]
+                    out = []
+                    for t, ln, ro in v:
+                        if kept.get(fam, 0) < MAX_TLVS:
+                            out.append({"type": t, "len": ln,
+                                        "off": offs[i] + ro})
+                        kept[fam] = kept.get(fam, 0) + 1
+                    v = out
+                e[k] = v
+            lst.append(e)
+        assert len(lst) <= MAX_EXT
+
+        def flags(protos):
+            cnt = {}
+            for p in protos:
+                cnt[p] = cnt.get(p, 0) + 1
+            return {"hbh_not_first": "hopopts" in protos[1:],
+                    "repeated": any(n > (2 if p == "dstopts" else 1)
+                                    for p, n in cnt.items())}
+
+        protos = [specs[i].proto for i in exts]
+        fl = flags(protos)
+        if err and err[0] == "depth":
+            # the 9th header is not parsed: never build a case where it
+            # would change the flags
+            assert flags(protos + [specs[err[1]].proto]) == fl
+        v6 = rec["ipv6"]
+        v6["ext"] = lst
+        v6["ext_flags"] = fl
+        v6["nonfirst_frag"] = any(e["proto"] == "fragment" and
+                                  e["frag_off"] != 0 for e in lst)
+        over = {f: True for f, n in kept.items() if n > MAX_TLVS}
+        if over:
+            rec["tlv_overflow"] = over
 
     def write(self, outdir):
         path = os.path.join(outdir, self.name + ".pcap")
@@ -550,12 +855,11 @@ def cap_eth_basic():
                UDPerror(sport=53003, dport=33435, len=8), "icmp",
                {"type": 11, "code": 0}))
     c.add("IPv4 with Router Alert option (IHL 6)/UDP",
-          eth_v4(), ipv4(C4, S4, 17, ttl=1, ident=0x44,
-                         options=[IPOption_Router_Alert()]),
+          eth_v4(), ipv4(C4, S4, 17, ttl=1, ident=0x44, opts=[RA4(0)]),
           udp(5000, 5001), payload(text_payload(16)))
     c.add("IPv4 IHL 15 (Record Route)/TCP SYN with 40 bytes of options",
           eth_v4(), ipv4(C4, S4, 6, ident=0x45,
-                         options=[IPOption_RR(routers=[R4] * 9)]),
+                         opts=[RR4(4, 9, [R4] * 9), EOL]),
           tcp(sp + 3, 80, rnd32(), 0, SYN, 64240,
               LINUX_SYN(ct + 20) + [OPT(34, 18, 0x5c), NOP, NOP]))
     c.add("IPv6/TCP SYN, MSS SACK-perm TS NOP WS, tclass and flow label",
@@ -605,11 +909,15 @@ def cap_eth_basic():
           payload(b"\x00\x00\x08\x00" +
                   bytes(IP(src="198.19.1.1", dst="198.19.1.2", proto=1) /
                         ICMP(type=8, id=1, seq=1))))
-    c.add("IPv6 next header 0 (hop-by-hop)/UDP: walk ends after ipv6",
-          eth_v6(), ipv6(C6, S6, 0, hlim=1),
-          Spec(None, 8, IPv6ExtHdrHopByHop(nh=17, options=[RouterAlert()])),
-          Spec(None, 8, UDP(sport=5000, dport=5001)),
-          payload(text_payload(8)))
+    # ABI 2 parses the hop-by-hop header (scapy builds it: its UDP
+    # checksum covers the chain, and the bytes are those of ABI 1)
+    h = hbh(17, [RA6(0), PADN(2)])
+    sh = IPv6ExtHdrHopByHop(nh=17, options=[RouterAlert()])
+    assert bytes(sh) == bytes(h.pkt)
+    h.pkt = sh
+    c.add("IPv6 next header 0 (hop-by-hop, Router Alert)/UDP",
+          eth_v6(), ipv6(C6, S6, 0, hlim=1, ext=True), h,
+          udp(5000, 5001), payload(text_payload(8)))
     c.add("IPv6 next header 59 (no next header): walk ends after ipv6",
           eth_v6(), ipv6(C6, S6, 59), pad_to=60)
     c.add("short IPv4/UDP (tot_len 32) padded to 60: padding ignored",
@@ -865,11 +1173,15 @@ def cap_fragments():
           "-> truncated at tcp", eth_v4(),
           ipv4(C4, S4, 6, ident=0x400a, mf=True),
           raw_hdr("tcp", whole[:8]), pad_to=60, err=("truncated", 2))
-    c.add("IPv6 with a fragment header (next header 44): walk ends after "
-          "ipv6", eth_v6(), ipv6(C6, S6, 44),
-          Spec(None, 8, IPv6ExtHdrFragment(nh=17, offset=0, m=1, id=0x77)),
-          Spec(None, 8, UDP(sport=44004, dport=9, len=3000)),
-          payload(rbytes(64)))
+    # ABI 2 parses the fragment header: a first fragment (offset 0, M), so
+    # UDP length 3000 > bytes left is not an error (as for IPv4)
+    f = frag6(17, 0, 1, 0x77)
+    sf = IPv6ExtHdrFragment(nh=17, offset=0, m=1, id=0x77)
+    assert bytes(sf) == bytes(f.pkt)
+    f.pkt = sf
+    c.add("IPv6 first fragment (fragment header, offset 0, M)/UDP length "
+          "3000", eth_v6(), ipv6(C6, S6, 44, ext=True), f,
+          udp(44004, 9, ulen=3000), payload(rbytes(64)))
     return c
 
 
@@ -1118,8 +1430,8 @@ def cap_jumbo():
     specs = [eth(MAC[2], MAC[1], TPID_AD), tag(TPID_AD, 1, TPID_AD),
              tag(TPID_AD, 2, TPID_Q), tag(TPID_Q, 3, TPID_Q),
              tag(TPID_Q, 4, ETH_IPV4),
-             ipv4(C4, S4, 6, ident=0x6ff,
-                  options=[IPOption_RR(routers=[R4] * 9)]), t]
+             ipv4(C4, S4, 6, ident=0x6ff, opts=[RR4(4, 9, [R4] * 9), EOL]),
+             t]
     hl = 14 + 16 + 60 + 60
     c.add("4 tags + IPv4 IHL 15 + TCP doff 15 (150 bytes of headers), "
           "frame 9000", *specs, payload(rbytes(9000 - hl)))
@@ -1142,8 +1454,332 @@ def cap_jumbo():
     return c
 
 
+# ---------------------------------------------------------------------------
+# ipv4_options (ABI 2)
+
+
+def cap_ipv4_options():
+    c = Capture("ipv4_options", "IPv4 options")
+    n = [0]
+
+    def ts():
+        return struct.pack("!I", random.getrandbits(31))
+
+    def a4(s):
+        return socket.inet_aton(s)
+
+    def pkt(desc, opts, bad=None, pad=b"", l4="udp", err=None, ttl=64):
+        n[0] += 1
+        proto = {"udp": 17, "tcp": 6, "icmp": 1}[l4]
+        ip = ipv4(C4, S4, proto, ident=0x800 + n[0], ttl=ttl, opts=opts,
+                  bad=bad, pad=pad)
+        if l4 == "udp":
+            rest = [udp(47000 + n[0], 9), payload(rbytes(20))]
+        elif l4 == "tcp":
+            rest = [tcp(47000 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 1000,
+                        [NOP, NOP, TS(rnd32(), rnd32())]),
+                    payload(rbytes(24))]
+        else:
+            rest = [icmp(8, 0, 0x4444, n[0], rbytes(16))]
+        c.add(desc, eth_v4(), ip, *rest,
+              err=None if err is None else (err, 1))
+
+    # well-formed
+    pkt("Router Alert (148, len 4, value 0), IHL 6 / UDP", [RA4(0)], ttl=1)
+    pkt("Router Alert value 1 / TCP", [RA4(1)], l4="tcp")
+    pkt("NOP NOP NOP EOL / TCP", [NOP, NOP, NOP, EOL], l4="tcp")
+    pkt("NOP Router Alert, then EOL + 2 zero bytes of padding / UDP",
+        [NOP, RA4(0), EOL], pad=b"\0\0")
+    pkt("EOL first, then 7 bytes that would be bad options (walk ends at "
+        "EOL)", [EOL], pad=b"\x07\x00\x44\x01\x94\x09\x01")
+    pkt("Router Alert with len 6 (recorded, not decoded) + NOP NOP",
+        [RA4(0, 6), NOP, NOP])
+    pkt("Timestamp flag 0, 2 of 3 slots used (len 16, ptr 13) / UDP",
+        [TS4(13, 0, 0, [ts(), ts()], 3)])
+    pkt("Timestamp flag 1 (address+ts), 2 of 4 entries (len 36, ptr 21), "
+        "overflow 3 / TCP",
+        [TS4(21, 3, 1, [a4(R4), ts(), a4(S4), ts()], 4)], l4="tcp")
+    pkt("Timestamp flag 3 (prespecified), nothing recorded (len 20, ptr 5),"
+        " overflow 15", [TS4(5, 15, 3, [a4(R4), b"\0" * 4,
+                                        a4(S4), b"\0" * 4], 2)])
+    pkt("Timestamp full (len 12, 2 slots, ptr 13), then NOP / ICMP",
+        [TS4(13, 1, 0, [ts(), ts()], 2), NOP, NOP, NOP, NOP], l4="icmp")
+    pkt("Timestamp len 4 (no slot, ptr 5) / UDP", [TS4(5, 0, 0, [], 0)])
+    pkt("Record Route, 0 addresses recorded (len 11, ptr 4) + EOL",
+        [RR4(4, 2), EOL])
+    pkt("Record Route, 1 address recorded (len 15, ptr 8) + NOP / TCP",
+        [RR4(8, 3, [R4]), NOP], l4="tcp")
+    pkt("Record Route, 3 addresses recorded, full (len 15, ptr 16) + EOL",
+        [RR4(16, 3, [R4, "198.19.0.2", "198.19.0.3"]), EOL])
+    pkt("Record Route, 9 slots, 3 recorded (len 39, ptr 16) + EOL: 40-byte "
+        "area / TCP", [RR4(16, 9, [R4, "198.19.0.2", "198.19.0.3"]), EOL],
+        l4="tcp")
+    pkt("Record Route ptr 40 in len 15: rr_count capped at 3 slots",
+        [RR4(40, 3, [R4] * 3), EOL])
+    pkt("Record Route ptr 3 (< 4): rr_count 0", [RR4(3, 3), EOL])
+    pkt("Record Route ptr 6 (not slot-aligned): rr_count 0", [RR4(6, 3),
+                                                             EOL])
+    pkt("Record Route len 3 (no slot, ptr 4) + NOP", [RR4(4, 0), NOP])
+    pkt("unknown type 30 len 6 + NOP NOP", [OPT(30, 6, 0x1e), NOP, NOP])
+    pkt("LSRR (131, len 11, 2 hops) + NOP: walked, not decoded",
+        [bytes([131, 11, 4]) + a4(R4) + a4("198.19.0.2"), NOP], l4="tcp")
+    pkt("Security (130, len 11) + NOP", [OPT(130, 11, 0x82), NOP])
+    pkt("40-byte area: NOP RA TS(len 12) RR(len 19, 2 recorded) EOL + 3 "
+        "bytes / TCP",
+        [NOP, RA4(0), TS4(9, 0, 0, [ts()], 2),
+         RR4(12, 4, [R4, "198.19.0.2"]), EOL], pad=b"\0\0\0", l4="tcp")
+    pkt("40 NOPs (40-byte area, 40 options)", [NOP] * 40)
+    pkt("39 NOPs then EOL", [NOP] * 39 + [EOL], l4="tcp")
+    pkt("option ends exactly at the end of the area (unknown 25 len 8)",
+        [OPT(25, 8, 0x19)], l4="tcp")
+    pkt("IHL 5 with ABI-2 fields: empty option list / UDP", [])
+    # malformed: tlv_len at ipv4 (layer kept), error_off at the option
+    pkt("option length 0 (type 7) as the first option: tlv_len",
+        [], bad=b"\x07\x00", pad=b"\x00\x00", err="tlv_len")
+    pkt("option length 1 (type 68) after NOP: tlv_len",
+        [NOP], bad=b"\x44\x01", pad=b"\x00", err="tlv_len")
+    pkt("unknown type 30 length 1, TCP follows: tlv_len",
+        [NOP, NOP], bad=b"\x1e\x01", l4="tcp", err="tlv_len")
+    pkt("Timestamp len 12 overrunning an 8-byte area by 5: tlv_len",
+        [NOP], bad=b"\x44\x0c\x05\x00" + b"\0" * 3, err="tlv_len")
+    pkt("Router Alert overrunning the area by 1 (NOP + len 4 in 4 bytes)",
+        [NOP], bad=b"\x94\x04\x00", err="tlv_len")
+    pkt("Record Route len 39 in a 12-byte area, TCP follows: tlv_len",
+        [RA4(0)], bad=b"\x07\x27\x04" + b"\0" * 5, l4="tcp", err="tlv_len")
+    pkt("option length 255 in a 40-byte area: tlv_len",
+        [], bad=b"\x1e\xff" + b"\0" * 38, err="tlv_len")
+    pkt("type byte (148) with no length byte at the area end: tlv_len",
+        [NOP, NOP, NOP], bad=b"\x94", err="tlv_len")
+    pkt("type byte (7) with no length byte after 39 bytes of options",
+        [NOP, RA4(0), RR4(8, 7, [R4]), NOP, NOP, NOP], bad=b"\x07",
+        l4="tcp", err="tlv_len")
+    return c
+
+
+# ---------------------------------------------------------------------------
+# ipv6_ext (ABI 2)
+
+SEG = ["2001:db8:5::%x" % i for i in range(1, 9)]   # SRv6 segments
+HOA = "2001:db8:6::1"                               # MIPv6 home address
+
+
+def v6frame(c, desc, chain, l4=None, data=b"", hlim=64, fl=0, plen=AUTO,
+            dst=None, err=None, tail=(), **kw):
+    """eth / ipv6 / chain (header specs) / l4 + data (checksummed against
+    dst, the final destination) / tail specs. err: (error, index in chain)."""
+    first = chain[0].proto if chain else (l4.proto if l4 else None)
+    nh = {**EXT_NH, "tcp": 6, "udp": 17, "icmpv6": 58}.get(first, 59)
+    specs = [eth_v6(), ipv6(C6, S6, nh, hlim=hlim, fl=fl, plen=plen,
+                            ext=True)] + list(chain)
+    if l4 is not None:
+        specs += l4v6(l4, data, dst=dst)
+    specs += list(tail)
+    c.add(desc, *specs, err=None if err is None else (err[0], err[1] + 2),
+          **kw)
+
+
+def chain_nh(protos, last):
+    """Next header values to link headers `protos` ending with `last`."""
+    nxt = [EXT_NH[p] for p in protos[1:]] + [last]
+    return nxt
+
+
+def build_chain(protos, last, seed):
+    """A well-formed chain of extension headers of the given kinds."""
+    out = []
+    for i, (p, nh) in enumerate(zip(protos, chain_nh(protos, last))):
+        k = seed + i
+        if p == "hopopts":
+            out.append(hbh(nh, [RA6(k & 3), PAD1, PAD1]))
+        elif p == "dstopts":
+            out.append(dsto(nh, [PADN(6)] if k % 2 else
+                            [O6(0x1e, 2, k & 0xff), PAD1, PAD1]))
+        elif p == "routing":
+            out.append(srh(nh, SEG[:1 + k % 2], k % 2))
+        elif p == "fragment":
+            out.append(frag6(nh, 0, 0, 0x10000 + k))
+        elif p == "ah":
+            out.append(ah(nh, 0x1000 + k, k, struct.pack("!I", k) * 3))
+        elif p == "esp":
+            out.append(esp(0x2000 + k, k))
+    return out
+
+
+def cap_ipv6_ext():
+    c = Capture("ipv6_ext", "IPv6 extension headers")
+    n = [0]
+
+    def t(flags=PSH | ACK, opts=None):
+        n[0] += 1
+        return tcp(48000 + n[0], 80, rnd32(), rnd32(), flags, 2000,
+                   [NOP, NOP, TS(rnd32(), rnd32())] if opts is None
+                   else opts)
+
+    def u():
+        n[0] += 1
+        return udp(48000 + n[0], 9)
+
+    def add(desc, chain, l4=None, data=None, **kw):
+        if data is None:
+            data = rbytes(24) if l4 is not None else b""
+        v6frame(c, desc, chain, l4, data, **kw)
+
+    # hop-by-hop
+    add("hop-by-hop: Router Alert + PadN(2) / UDP (MLD-style, hlim 1)",
+        [hbh(17, [RA6(0), PADN(2)])], u(), hlim=1)
+    add("hop-by-hop: Router Alert + Pad1 Pad1 / ICMPv6 MLDv2 report",
+        [hbh(58, [RA6(0), PAD1, PAD1])],
+        Spec("icmpv6", 8, ICMPv6EchoRequest(type=143, code=0, id=0, seq=1),
+             "icmpv6", {"type": 143, "code": 0}), data=rbytes(20), hlim=1)
+    add("hop-by-hop: 6 Pad1 / TCP", [hbh(6, [PAD1] * 6)], t())
+    add("hop-by-hop: PadN(14) (16-byte header) / UDP",
+        [hbh(17, [PADN(14)])], u())
+    add("hop-by-hop: Router Alert value 2 (RSVP), PadN(2), PadN(8) / TCP",
+        [hbh(6, [RA6(2), PADN(2), PADN(8)])], t())
+    n[0] += 1
+    tj = tcp(48000 + n[0], 80, rnd32(), rnd32(), ACK, 2000,
+             [NOP, NOP, TS(rnd32(), rnd32())])
+    jd = rbytes(100)
+    add("jumbo: payload length 0, hop-by-hop Jumbo Payload (len 4) / TCP: "
+        "the payload runs to the frame's end",
+        [hbh(6, [JUMBO(8 + tj.hlen + len(jd))])], tj, jd, plen=0)
+    add("hop-by-hop: unknown types 0x1e (act 0) and 0x9e (act 2) / UDP",
+        [hbh(17, [O6(0x1e, 2), O6(0x9e, 0)])], u())
+    # destination options: unknown types with every action value
+    for typ in (0x3E, 0x7E, 0xBE, 0xFE):
+        add("dstopts: unknown type 0x%02x (action %d) len 4 / UDP"
+            % (typ, typ >> 6), [dsto(17, [O6(typ, 4, typ)])], u())
+    add("dstopts: unknown 0x3e 0x7e 0xbe 0xfe in one header (actions "
+        "0..3) / TCP",
+        [dsto(6, [O6(0x3E, 0), O6(0x7E, 1), O6(0xBE, 2), O6(0xFE, 3),
+                  PADN(8)])], t())
+    add("dstopts: PadN(6) / TCP", [dsto(6, [PADN(6)])], t())
+    add("dstopts: Pad1 as the last byte (PadN(5) Pad1) / UDP",
+        [dsto(17, [PADN(5), PAD1])], u())
+    add("dstopts: Home Address option (0xc9, len 16) + PadN(4) / TCP",
+        [dsto(6, [PADN(4), bytes([0xC9, 16]) +
+                  socket.inet_pton(socket.AF_INET6, HOA)])], t())
+    add("dstopts then next header 59: walk ends without error",
+        [dsto(59, [PADN(6)])], tail=[payload(rbytes(16))])
+    add("dstopts then unknown next header 253: walk ends after dstopts",
+        [dsto(253, [PADN(6)])], tail=[payload(rbytes(16))])
+    # routing
+    add("routing type 0, 2 addresses, segments left 2 / UDP",
+        [rt_hdr(17, 0, 2, [SEG[0], SEG[1]])], u(), dst=SEG[1])
+    add("routing type 0, no address (8 bytes), segments left 0 / TCP",
+        [rt_hdr(6, 0, 0)], t())
+    add("routing type 2 (MIPv6), segments left 1 / TCP",
+        [rt_hdr(6, 2, 1, [HOA])], t(), dst=HOA)
+    add("routing type 3 (RPL, 8 + 16 bytes), segments left 1 / UDP",
+        [rt_hdr(17, 3, 1, body=b"\x00\x00\x00\x00" + rbytes(16))], u())
+    add("routing type 253 (unknown), segments left 0 / UDP",
+        [rt_hdr(17, 253, 0, body=rbytes(12))], u())
+    # SRv6 SRH
+    add("SRH 1 segment, segments left 0, no TLV / UDP",
+        [srh(17, SEG[:1], 0)], u(), dst=SEG[0])
+    add("SRH 2 segments, segments left 1, PadN TLV (8 bytes) / TCP",
+        [srh(6, SEG[:2], 1, [PADN(8, 4)])], t(), dst=SEG[0])
+    add("SRH 3 segments, segments left 2, flags 0x80 tag 0x1234, HMAC TLV "
+        "(32-byte HMAC) / TCP",
+        [srh(6, SEG[:3], 2, [HMAC_TLV(0x11223344, rbytes(32))], flags=0x80,
+             tag=0x1234)], t(), dst=SEG[0])
+    add("SRH 4 segments, segments left 3, TLVs Pad1 unknown(0x80, len 6) "
+        "Pad1 PadN(8) HMAC / UDP",
+        [srh(17, SEG[:4], 3, [PAD1, O6(0x80, 4, 0x80), PAD1, PADN(8, 4),
+                              HMAC_TLV(7, rbytes(32))])], u(), dst=SEG[0])
+    add("SRH 4 segments, segments left 0, TLVs unknown(0x7f) + PadN / "
+        "ICMPv6 echo",
+        [srh(58, SEG[:4], 0, [O6(0x7F, 2), PADN(4, 4)], tag=0xffff)],
+        icmp6_echo(True, 0x55, 1, rbytes(24)), data=b"", dst=SEG[0])
+    # fragments
+    n[0] += 1
+    tf = tcp(48000 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 2000,
+             [NOP, NOP, TS(rnd32(), rnd32())])
+    whole = bytes(IPv6(src=C6, dst=S6, nh=6) / tf.pkt /
+                  Raw(load=rbytes(2960)))[40:]
+    fr = [whole[0:1448], whole[1448:2896], whole[2896:]]
+    add("fragment first (offset 0, M) / TCP",
+        [frag6(6, 0, 1, 0xabc001)], tail=[as_raw(tf, fr[0][:tf.hlen]),
+                                          payload(fr[0][tf.hlen:])])
+    add("fragment middle (offset 181, M): no L4 (nonfirst_frag)",
+        [frag6(6, 181, 1, 0xabc001)], tail=[payload(fr[1])])
+    add("fragment last (offset 362): no L4 (nonfirst_frag)",
+        [frag6(6, 362, 0, 0xabc001)], tail=[payload(fr[2])])
+    add("fragment middle whose payload is a valid TCP header: no L4",
+        [frag6(6, 1, 1, 0xabc002)], tail=[payload(fr[0][:40])])
+    add("fragment first / UDP length 3000 (> the fragment): not an error",
+        [frag6(17, 0, 1, 0xabc003)],
+        tail=[udp(48100, 9, ulen=3000), payload(rbytes(64))])
+    add("atomic fragment (offset 0, no M) / TCP",
+        [frag6(6, 0, 0, 0xabc004)], t())
+    # AH / ESP
+    add("AH (24 bytes, 12-byte ICV) / TCP",
+        [ah(6, 0x1001, 1, rbytes(12))], t())
+    add("AH minimum (12 bytes, payload len 1) / UDP",
+        [ah(17, 0x1002, 2)], u())
+    add("ESP: walk ends after it (the rest is encrypted)",
+        [esp(0x3001, 1)], tail=[payload(rbytes(64))])
+    add("hop-by-hop then ESP: walk ends after esp",
+        [hbh(50, [PADN(6)]), esp(0x3002, 7)], tail=[payload(rbytes(48))])
+    add("AH then ESP: walk ends after esp",
+        [ah(50, 0x1003, 3, rbytes(12)), esp(0x3003, 3)],
+        tail=[payload(rbytes(48))])
+    # chains of 0..8 headers
+    kinds = ["hopopts", "dstopts", "routing", "fragment", "ah", "dstopts",
+             "routing", "ah"]
+    for k in range(0, 9):
+        pr = kinds[:k]
+        l4 = t() if k % 2 else u()
+        add("chain of %d extension header%s (%s) / %s" %
+            (k, "" if k == 1 else "s", " ".join(pr) or "none", l4.proto),
+            build_chain(pr, 6 if l4.proto == "tcp" else 17, 0x40 + k), l4)
+    add("chain of 8 dstopts (repeated) / UDP",
+        build_chain(["dstopts"] * 8, 17, 0x60), u())
+    add("chain of 7 headers ending in ESP (no repeated header)",
+        build_chain(["hopopts", "dstopts", "routing", "fragment", "ah",
+                     "dstopts", "esp"], 0, 0x68), tail=[payload(rbytes(32))])
+    # 9..12 headers: depth at the 9th
+    for k in range(9, 13):
+        ninth = ["dstopts", "fragment", "routing", "ah"][k - 9]
+        pr = (kinds + [ninth, "dstopts", "fragment", "dstopts"])[:k]
+        l4 = u()
+        add("chain of %d extension headers: depth at the 9th (%s)" %
+            (k, pr[8]), build_chain(pr, 17, 0x70 + k), l4,
+            err=("depth", 8))
+    pr = ["hopopts", "dstopts", "routing", "fragment", "ah", "dstopts",
+          "ah", "fragment", "esp"]
+    add("chain of 9 headers, the 9th is ESP: depth at it",
+        build_chain(pr, 0, 0x80), tail=[payload(rbytes(24))],
+        err=("depth", 8))
+    add("loop: 12 dstopts headers (repeated), depth at the 9th",
+        build_chain(["dstopts"] * 12, 17, 0x90), u(), err=("depth", 8))
+    # RFC 8200 order violations: flagged, not errors
+    add("dstopts then hop-by-hop (hbh_not_first) / TCP",
+        build_chain(["dstopts", "hopopts"], 6, 0xa0), t())
+    add("hop-by-hop twice (hbh_not_first and repeated) / UDP",
+        build_chain(["hopopts", "hopopts"], 17, 0xa2), u())
+    add("dstopts routing dstopts (dstopts twice: allowed) / TCP",
+        build_chain(["dstopts", "routing", "dstopts"], 6, 0xa4), t(),
+        dst=SEG[0])
+    add("dstopts routing dstopts dstopts (three times: repeated) / UDP",
+        build_chain(["dstopts", "routing", "dstopts", "dstopts"], 17,
+                    0xa8), u(), dst=SEG[0])
+    add("routing twice (repeated) / UDP",
+        build_chain(["routing", "routing"], 17, 0xac), u(), dst=SEG[0])
+    add("fragment twice (repeated) / TCP",
+        build_chain(["fragment", "fragment"], 6, 0xae), t())
+    add("AH twice (repeated) / UDP", build_chain(["ah", "ah"], 17, 0xb0),
+        u())
+    # family list overflow: one dstopts header with 48 options
+    add("dstopts with 50 options (46 Pad1, PadN(2), PadN(4), 2 Pad1): "
+        "the list keeps 40, tlv_overflow dstopts_opt",
+        [dsto(6, [PAD1] * 46 + [PADN(2), PADN(4)] + [PAD1] * 2)], t())
+    return c
+
+
 CAPTURES = [cap_eth_basic, cap_vlan, cap_tcp_options, cap_fragments,
-            cap_malformed, cap_jumbo]
+            cap_malformed, cap_jumbo,
+            cap_ipv4_options, cap_ipv6_ext]
 
 
 def main(argv):
