@@ -334,10 +334,124 @@ static json_object *icmp_json(const struct dynpf_l4 *l4, int v6)
 	return o;
 }
 
+static json_object *mpls_json(const struct dynpf_mpls *m)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	for (unsigned int i = 0; i < m->n && i < DYNPF_MAX_MPLS; i++) {
+		json_object *e = json_object_new_object();
+
+		add(e, "label", jint(m->lse[i] >> 12));
+		add(e, "tc", jint((m->lse[i] >> 9) & 7));
+		add(e, "s", jint((m->lse[i] >> 8) & 1));
+		add(e, "ttl", jint(m->lse[i] & 0xff));
+		json_object_array_add(a, e);
+	}
+	add(o, "labels", a);
+	return o;
+}
+
+static json_object *tun_json(const struct dynpf_pkt *p, const struct dynpf_tun *t, int layer)
+{
+	json_object *o = json_object_new_object();
+
+	switch (t->proto) {
+	case DYNPF_P_GRE:
+		add(o, "flags", jint(t->flags));
+		add(o, "version", jint(t->flags & 7));
+		add(o, "proto", jint(t->inner));
+		add(o, "checksum_present", jbool(t->flags & 0x8000));
+		if (t->flags & 0x2000)
+			add(o, "key", jint(t->key));
+		if (t->flags & 0x1000)
+			add(o, "seq", jint(t->seq));
+		break;
+	case DYNPF_P_VXLAN:
+		add(o, "flags", jint(t->flags));
+		add(o, "vni", jint(t->vni));
+		break;
+	case DYNPF_P_GENEVE: {
+		const struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_GENEVE_OPT];
+		json_object *opts = json_object_new_array();
+
+		add(o, "version", jint(t->flags >> 14));
+		add(o, "opt_len", jint(t->opt_len));
+		add(o, "oam", jbool(t->flags & 0x80));
+		add(o, "critical", jbool(t->flags & 0x40));
+		add(o, "proto", jint(t->inner));
+		add(o, "vni", jint(t->vni));
+		for (unsigned int i = 0; i < l->n && i < DYNPF_MAX_TLVS; i++) {
+			json_object *e;
+
+			if (l->ent[i].layer != layer)
+				continue;
+			e = json_object_new_object();
+			add(e, "class", jint(l->ent[i].type >> 8));
+			add(e, "type", jint(l->ent[i].type & 0xff));
+			add(e, "len", jint(l->ent[i].len));
+			add(e, "off", jint(l->ent[i].off));
+			json_object_array_add(opts, e);
+		}
+		add(o, "options", opts);
+		break;
+	}
+	case DYNPF_P_GTPU: {
+		json_object *ext = json_object_new_array();
+
+		add(o, "flags", jint(t->flags));
+		add(o, "version", jint(t->flags >> 5));
+		add(o, "msg_type", jint(t->msg_type));
+		add(o, "teid", jint(t->key));
+		if (t->flags & 0x07)
+			add(o, "seq", jint(t->seq));
+		for (unsigned int i = 0; i < t->n_ext && i < DYNPF_MAX_GTP_EXT; i++)
+			json_object_array_add(ext, jint(t->ext_type[i]));
+		add(o, "ext", ext);
+		break;
+	}
+	}
+	return o;
+}
+
+/* The per-protocol objects of stack s, added to o. */
+static void stack_json(json_object *o, const struct dynpf_pkt *p, unsigned int s)
+{
+	const struct dynpf_stack *st = &p->st[s];
+	static const struct {
+		int proto;
+		const char *name;
+	} tuns[] = { { DYNPF_P_GRE, "gre" },
+		     { DYNPF_P_VXLAN, "vxlan" },
+		     { DYNPF_P_GENEVE, "geneve" },
+		     { DYNPF_P_GTPU, "gtpu" } };
+	const struct dynpf_layer *l;
+
+	if (find_layer(p, DYNPF_P_ETH, s))
+		add(o, "eth", eth_json(&st->l2));
+	if (find_layer(p, DYNPF_P_MPLS, s))
+		add(o, "mpls", mpls_json(&st->mpls));
+	if (find_layer(p, DYNPF_P_ARP, s))
+		add(o, "arp", arp_json(&st->arp));
+	if ((l = find_layer(p, DYNPF_P_IPV4, s)))
+		add(o, "ipv4", ipv4_json(p, st, layer_index(p, l)));
+	if (find_layer(p, DYNPF_P_IPV6, s))
+		add(o, "ipv6", ipv6_json(p, st));
+	if ((l = find_layer(p, DYNPF_P_TCP, s)))
+		add(o, "tcp", tcp_json(p, &st->l4, layer_index(p, l)));
+	if (find_layer(p, DYNPF_P_UDP, s))
+		add(o, "udp", udp_json(&st->l4));
+	if (find_layer(p, DYNPF_P_ICMP, s))
+		add(o, "icmp", icmp_json(&st->l4, 0));
+	if (find_layer(p, DYNPF_P_ICMPV6, s))
+		add(o, "icmpv6", icmp_json(&st->l4, 1));
+	for (size_t i = 0; i < sizeof(tuns) / sizeof(tuns[0]); i++)
+		if ((l = find_layer(p, tuns[i].proto, s)) && st->tun.proto == tuns[i].proto)
+			add(o, tuns[i].name, tun_json(p, &st->tun, layer_index(p, l)));
+}
+
 json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 {
 	json_object *o = json_object_new_object(), *layers = json_object_new_array();
-	const struct dynpf_stack *st = &p->st[0];
 	const struct dynpf_layer *l;
 	int has_l4 = 0;
 
@@ -365,22 +479,13 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 	add(o, "layers", layers);
 	if (has_l4)
 		add(o, "payload_off", jint(p->l4_payload_off));
-	if (find_layer(p, DYNPF_P_ETH, 0))
-		add(o, "eth", eth_json(&st->l2));
-	if (find_layer(p, DYNPF_P_ARP, 0))
-		add(o, "arp", arp_json(&st->arp));
-	if ((l = find_layer(p, DYNPF_P_IPV4, 0)))
-		add(o, "ipv4", ipv4_json(p, st, layer_index(p, l)));
-	if (find_layer(p, DYNPF_P_IPV6, 0))
-		add(o, "ipv6", ipv6_json(p, st));
-	if ((l = find_layer(p, DYNPF_P_TCP, 0)))
-		add(o, "tcp", tcp_json(p, &st->l4, layer_index(p, l)));
-	if (find_layer(p, DYNPF_P_UDP, 0))
-		add(o, "udp", udp_json(&st->l4));
-	if (find_layer(p, DYNPF_P_ICMP, 0))
-		add(o, "icmp", icmp_json(&st->l4, 0));
-	if (find_layer(p, DYNPF_P_ICMPV6, 0))
-		add(o, "icmpv6", icmp_json(&st->l4, 1));
+	stack_json(o, p, 0);
+	if (p->nstacks > 1) {
+		json_object *in = json_object_new_object();
+
+		stack_json(in, p, 1);
+		add(o, "inner", in);
+	}
 	for (unsigned int f = 0; f < DYNPF_TLV_NFAM; f++) {
 		if (!p->tlv[f].overflow)
 			continue;
@@ -425,6 +530,11 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 	for (size_t i = 0; i < n; i++) {
 		const char *proto = sget(json_object_array_get_idx(layers, i), "proto");
 
+		json_object *sc = rec; /* the object holding this layer's stack */
+		json_object *lay = json_object_array_get_idx(layers, i);
+
+		if (iget(lay, "stack") > 0 && !json_object_object_get_ex(rec, "inner", &sc))
+			sc = rec;
 		fprintf(f, "%s%s", i ? " " : "", proto);
 		if (!strcmp(proto, "vlan") || !strcmp(proto, "qinq")) {
 			/* the i-th tag: count tags before it */
@@ -435,11 +545,11 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 					sget(json_object_array_get_idx(layers, j), "proto");
 				t += !strcmp(pj, "vlan") || !strcmp(pj, "qinq");
 			}
-			if (json_object_object_get_ex(rec, "eth", &o) &&
+			if (json_object_object_get_ex(sc, "eth", &o) &&
 			    json_object_object_get_ex(o, "vlans", &v) &&
 			    t < json_object_array_length(v))
 				fprintf(f, "(%lld)", iget(json_object_array_get_idx(v, t), "vid"));
-		} else if (json_object_object_get_ex(rec, proto, &o)) {
+		} else if (json_object_object_get_ex(sc, proto, &o)) {
 			if (!strcmp(proto, "ipv4") || !strcmp(proto, "ipv6"))
 				fprintf(f, "(%s > %s%s)", sget(o, "src"), sget(o, "dst"),
 					!strcmp(proto, "ipv4") && iget(o, "frag_off") ? " frag" : "");
@@ -456,6 +566,10 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 					iget(o, "code"));
 			else if (!strcmp(proto, "arp"))
 				fprintf(f, "(op %lld)", iget(o, "op"));
+			else if (!strcmp(proto, "vxlan") || !strcmp(proto, "geneve"))
+				fprintf(f, "(vni %lld)", iget(o, "vni"));
+			else if (!strcmp(proto, "gtpu"))
+				fprintf(f, "(teid %lld)", iget(o, "teid"));
 		}
 	}
 	if (strcmp(sget(rec, "error"), "ok"))

@@ -67,11 +67,22 @@
 #define DYNPF_ETH_P_8021AD 0x88a8
 #define DYNPF_ETH_P_IPV6 0x86dd
 #define DYNPF_ETH_P_802_3_MIN 0x0600
+#define DYNPF_ETH_P_MPLS_UC 0x8847
+#define DYNPF_ETH_P_MPLS_MC 0x8848
+
+/*
+ * Or-ed into a parser's return value: the next protocol starts the next
+ * stack of headers (a tunnel's inner packet).
+ */
+#define DYNPF_NEXT_INNER 0x100
 
 #define DYNPF_IPPROTO_ICMP 1
 #define DYNPF_IPPROTO_TCP 6
 #define DYNPF_IPPROTO_UDP 17
 #define DYNPF_IPPROTO_ICMPV6 58
+#define DYNPF_IPPROTO_IPIP 4
+#define DYNPF_IPPROTO_IPV6 41
+#define DYNPF_IPPROTO_GRE 47
 
 struct dynpf_ethhdr {
 	__u8 dst[6];

@@ -42,6 +42,8 @@ typedef const __u8 *dynpf_src_t;
 
 struct dynpf_area {
 	__u8 b[DYNPF_AREA_MAX];
+	/* The walk's iterator lives here too: the BPF stack is 512 bytes. */
+	__u64 it[8];
 };
 
 struct dynpf_cursor {

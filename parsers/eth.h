@@ -19,6 +19,9 @@ dynpf_inline int dynpf_ethertype_next(__u16 proto)
 		return DYNPF_P_IPV4;
 	case DYNPF_ETH_P_IPV6:
 		return DYNPF_P_IPV6;
+	case DYNPF_ETH_P_MPLS_UC:
+	case DYNPF_ETH_P_MPLS_MC:
+		return DYNPF_P_MPLS;
 	default:
 		/* Includes 802.3 length fields (< 0x0600): LLC is not parsed. */
 		return DYNPF_P_NONE;

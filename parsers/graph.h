@@ -17,6 +17,7 @@
 #include "icmp.h"
 #include "ip6ext.h"
 #include "tlvstep.h"
+#include "tunnel.h"
 
 /*
  * The common headers, inlined into the walk: every packet crosses a few of
@@ -68,6 +69,16 @@ dynpf_inline int dynpf_dispatch_rare(struct dynpf_cursor *c, struct dynpf_pkt *p
 		return dynpf_parse_ah(c, p);
 	case DYNPF_P_ESP:
 		return dynpf_parse_esp(c, p);
+	case DYNPF_P_MPLS:
+		return dynpf_parse_mpls(c, p);
+	case DYNPF_P_GRE:
+		return dynpf_parse_gre(c, p);
+	case DYNPF_P_VXLAN:
+		return dynpf_parse_vxlan(c, p);
+	case DYNPF_P_GENEVE:
+		return dynpf_parse_geneve(c, p);
+	case DYNPF_P_GTPU:
+		return dynpf_parse_gtpu(c, p);
 	}
 	return DYNPF_P_NONE;
 }
@@ -75,7 +86,7 @@ dynpf_inline int dynpf_dispatch_rare(struct dynpf_cursor *c, struct dynpf_pkt *p
 /* Protocols parsed through dynpf_layer_step(). */
 dynpf_inline int dynpf_is_rare(int proto)
 {
-	return proto >= DYNPF_P_HOPOPTS;
+	return (proto & 0xff) >= DYNPF_P_HOPOPTS;
 }
 
 dynpf_inline int dynpf_is_l4(int proto)
@@ -93,11 +104,23 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 			     const int rare)
 {
 	__u32 start = c->off, n = p->nlayers;
-	int r;
+	int r = 0;
 
 	c->err_off = start;
 	c->keep_layer = 0;
-	if (n >= DYNPF_MAX_LAYERS)
+	if (proto & DYNPF_NEXT_INNER) {
+		/* A tunnel's inner packet: the next stack, if there is room. */
+		proto &= 0xff;
+		if (c->stack + 1 >= DYNPF_MAX_STACKS) {
+			r = -DYNPF_E_DEPTH;
+		} else {
+			c->stack++;
+			p->nstacks = c->stack + 1;
+		}
+	}
+	if (r < 0)
+		;
+	else if (n >= DYNPF_MAX_LAYERS)
 		r = -DYNPF_E_DEPTH;
 	else if (rare)
 		r = dynpf_dispatch_rare(c, p, proto);
@@ -159,6 +182,7 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	r = dynpf_layer(&c, p, proto, 1);
 	cur->off = c.off;
 	cur->end = c.end;
+	cur->stack = c.stack;
 	return r;
 }
 

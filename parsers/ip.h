@@ -90,6 +90,12 @@ dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 		}
 	}
 	switch (proto) {
+	case DYNPF_IPPROTO_IPIP: /* IPv4 in IPv4 or IPv6 (RFC 2003, 2473) */
+		return DYNPF_P_IPV4 | DYNPF_NEXT_INNER;
+	case DYNPF_IPPROTO_IPV6: /* IPv6 in IPv4 or IPv6 (RFC 4213, 2473) */
+		return DYNPF_P_IPV6 | DYNPF_NEXT_INNER;
+	case DYNPF_IPPROTO_GRE:
+		return DYNPF_P_GRE;
 	case DYNPF_IPPROTO_TCP:
 		return DYNPF_P_TCP;
 	case DYNPF_IPPROTO_UDP:

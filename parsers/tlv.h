@@ -36,7 +36,7 @@ struct dynpf_tlv_desc {
  * of the register it bounds-checked and indexes with another, and the
  * verifier loses the bound.
  */
-struct dynpf_tlv_it {
+struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
 	__u8 family;   /* DYNPF_TLV_*: which descriptor and decoder */
 	__u8 layer;    /* index in layers[] of the header carrying the area */
 	__u8 stack;    /* its stack */
@@ -49,6 +49,9 @@ struct dynpf_tlv_it {
 	__u64 tlen;
 	__u64 toff;
 };
+
+_Static_assert(sizeof(struct dynpf_tlv_it) <= sizeof(((struct dynpf_area *)0)->it),
+	       "the iterator fits its place in the scratch area");
 
 dynpf_inline void dynpf_tlv_it_init(struct dynpf_tlv_it *it, __u32 len, __u32 base)
 {
@@ -183,21 +186,21 @@ DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_t
 dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
 				__u32 off, __u32 len, __u8 ext)
 {
-	struct dynpf_tlv_it it;
+	struct dynpf_tlv_it *it = (struct dynpf_tlv_it *)c->area->it;
 	int r;
 
 	if (!len)
 		return 0;
 	if (dynpf_cur_fetch_area(c, off, len))
 		return -DYNPF_E_TRUNCATED;
-	dynpf_tlv_it_init(&it, len, off);
-	it.family = family;
-	it.layer = p->nlayers;
-	it.stack = c->stack;
-	it.ext = ext;
-	r = dynpf_tlv_walk_area(c->area, &it, p);
+	dynpf_tlv_it_init(it, len, off);
+	it->family = family;
+	it->layer = p->nlayers;
+	it->stack = c->stack;
+	it->ext = ext;
+	r = dynpf_tlv_walk_area(c->area, it, p);
 	if (r < 0)
-		c->err_off = off + it.pos;
+		c->err_off = off + it->pos;
 	return r;
 }
 

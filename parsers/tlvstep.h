@@ -12,6 +12,7 @@
 #include "ip6ext.h"
 #include "tcp.h"
 #include "tlv.h"
+#include "tunnel.h"
 
 dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
 {
@@ -24,6 +25,8 @@ dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
 	case DYNPF_TLV_IPV6_DST:
 	case DYNPF_TLV_SRH_TLV:
 		return &dynpf_ip6_opt_desc;
+	case DYNPF_TLV_GENEVE_OPT:
+		return &dynpf_geneve_opt_desc;
 	}
 	return NULL;
 }

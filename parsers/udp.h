@@ -27,6 +27,15 @@ dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.hdr_len = sizeof(*uh),
 	};
 	c->off += sizeof(*uh);
+	/* UDP tunnels by their IANA destination ports. */
+	switch (st->l4.dport) {
+	case 4789:
+		return DYNPF_P_VXLAN;
+	case 6081:
+		return DYNPF_P_GENEVE;
+	case 2152:
+		return DYNPF_P_GTPU;
+	}
 	return DYNPF_P_NONE;
 }
 
