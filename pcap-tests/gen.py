@@ -375,7 +375,8 @@ def optsh(proto, nh, opts, bad=None, pad=b""):
     total = 2 + len(area)
     assert total % 8 == 0 and total <= 2048, total
     data = bytes([nh, total // 8 - 1]) + area
-    f = {"next_header": nh, "options": walked}
+    f = {"next_header": nh,
+         "options": [(t, ln, 2 + r) for t, ln, r in walked]}
     if bad is None:
         f.update(decode_opts6(opts))
     return Spec(proto, total, Raw(load=data), None, f,
@@ -1777,9 +1778,261 @@ def cap_ipv6_ext():
     return c
 
 
+# ---------------------------------------------------------------------------
+# ipv6_ext_malformed (ABI 2)
+
+
+def cap_ipv6_ext_malformed():
+    c = Capture("ipv6_ext_malformed", "malformed IPv6 extension headers")
+    n = [0]
+
+    def u():
+        n[0] += 1
+        return udp(49000 + n[0], 9)
+
+    def add(desc, chain, l4=None, data=b"", **kw):
+        v6frame(c, desc, chain, l4, data, **kw)
+
+    # header length past the IP payload: truncated at the header
+    for proto in ("hopopts", "dstopts"):
+        h = optsh(proto, 17, [PADN(6)])
+        add("%s hdr ext len 3 (32 bytes), 16 bytes of IP payload: "
+            "truncated" % proto,
+            [raw_hdr(proto, b"\x11\x03" + bytes(h.pkt)[2:] + rbytes(8))],
+            err=("truncated", 0))
+        add("%s with 1 byte of IP payload: truncated" % proto,
+            [raw_hdr(proto, b"\x11")], err=("truncated", 0))
+    add("routing type 0 hdr ext len 4 (40 bytes), 24 bytes of payload: "
+        "truncated",
+        [raw_hdr("routing", bytes(rt_hdr(17, 0, 2, [SEG[0]]).pkt)[:1] +
+                 b"\x04" + bytes(rt_hdr(17, 0, 2, [SEG[0]]).pkt)[2:])],
+        err=("truncated", 0))
+    add("routing header with 6 bytes of payload (< 8): truncated",
+        [raw_hdr("routing", b"\x11\x00\x00\x00\x00\x00")],
+        err=("truncated", 0))
+    add("SRH hdr ext len 6 (56 bytes), 40 bytes of payload: truncated",
+        [raw_hdr("routing", bytes(srh(17, SEG[:2], 1, hel=6).pkt))],
+        err=("truncated", 0))
+    add("dstopts fits the frame but not payload_len (trailer after it): "
+        "truncated", [raw_hdr("dstopts", bytes(dsto(17, [PADN(14)]).pkt)
+                              [:8])],
+        tail=[Spec(None, 8, Raw(load=bytes(dsto(17, [PADN(14)]).pkt)
+                                [8:]))], trail=rbytes(24),
+        plen=8, err=("truncated", 0))
+    add("second header (dstopts after hop-by-hop) past the payload: "
+        "truncated at it",
+        [hbh(60, [RA6(0), PADN(2)]),
+         raw_hdr("dstopts", b"\x11\x02" + rbytes(14))],
+        err=("truncated", 1))
+    add("jumbo rule: payload length 0, hop-by-hop hdr ext len 2 (24) in "
+        "a frame with 16 bytes after ipv6: truncated",
+        [raw_hdr("hopopts", b"\x06\x02" + JUMBO(100) + rbytes(8))],
+        plen=0, err=("truncated", 0))
+    # option past the area: tlv_len, header kept
+    add("hop-by-hop: Router Alert len 10 in an 8-byte header: tlv_len",
+        [hbh(17, [PAD1], bad=b"\x05\x0a\x00\x00\x00")], u(), rbytes(8),
+        err=("tlv_len", 0))
+    add("hop-by-hop: PadN len 255 (first option): tlv_len",
+        [hbh(6, [], bad=b"\x01\xff" + b"\0" * 12)], err=("tlv_len", 0),
+        tail=[payload(rbytes(20))])
+    add("dstopts: type byte (0x3e) with no length byte at the area end: "
+        "tlv_len", [dsto(17, [PADN(5)], bad=b"\x3e")], u(), rbytes(8),
+        err=("tlv_len", 0))
+    add("dstopts: unknown 0xfe len 5 overrunning by 1 after PadN: "
+        "tlv_len", [dsto(17, [PADN(8)], bad=b"\xfe\x05" + b"\0" * 4)], u(),
+        err=("tlv_len", 0))
+    add("hop-by-hop ok, then dstopts with Jumbo len 4 overrunning: tlv_len "
+        "at the 2nd header",
+        [hbh(60, [RA6(0), PADN(2)]),
+         dsto(17, [PADN(3)], bad=b"\xc2\x04\x00")], u(), err=("tlv_len", 1))
+    # SRH
+    add("SRH last entry 1 (2 segments) in a 24-byte header: bad_len",
+        [raw_hdr("routing", struct.pack("!BBBBBBH", 17, 2, 4, 1, 1, 0, 0) +
+                 socket.inet_pton(socket.AF_INET6, SEG[0]))], u(),
+        rbytes(8), err=("bad_len", 0))
+    add("SRH last entry 255 in a 40-byte header: bad_len",
+        [raw_hdr("routing", struct.pack("!BBBBBBH", 6, 4, 4, 0, 255, 0, 0) +
+                 b"".join(socket.inet_pton(socket.AF_INET6, a)
+                          for a in SEG[:2]))], u(), rbytes(8),
+        err=("bad_len", 0))
+    add("SRH TLV (PadN len 10) overrunning an 8-byte TLV area: tlv_len",
+        [srh(17, SEG[:1], 0, [], bad=b"\x04\x0a" + b"\0" * 6)], u(),
+        err=("tlv_len", 0))
+    add("SRH HMAC TLV (len 38) with 22 bytes of TLV area left: tlv_len",
+        [srh(17, SEG[:2], 1, [PAD1, PAD1], bad=HMAC_TLV(1, rbytes(32))[:22])],
+        u(), err=("tlv_len", 0))
+    add("SRH TLV type byte with no length byte at the end: tlv_len",
+        [srh(17, SEG[:1], 0, [PADN(7, 4)], bad=b"\x80")], u(),
+        err=("tlv_len", 0))
+    # AH
+    add("AH payload len 0 (total 8 < 12), 32 bytes follow: bad_len",
+        [ah(17, 0x1111, 1, plen=0)], tail=[payload(rbytes(32))],
+        err=("bad_len", 0))
+    add("AH payload len 10 (48 bytes), 24 bytes of payload: truncated",
+        [raw_hdr("ah", bytes(ah(17, 0x1112, 1, rbytes(12), plen=10).pkt))],
+        err=("truncated", 0))
+    add("AH with 10 bytes of payload (< 12): truncated",
+        [raw_hdr("ah", bytes(ah(17, 0x1113, 1).pkt)[:10])],
+        err=("truncated", 0))
+    # fragment, ESP
+    add("fragment header with 4 bytes of payload: truncated",
+        [raw_hdr("fragment", bytes(frag6(17, 0, 1, 0x5151).pkt)[:4])],
+        err=("truncated", 0))
+    add("ESP with 6 bytes of payload: truncated",
+        [raw_hdr("esp", struct.pack("!IH", 0x4444, 0))],
+        err=("truncated", 0))
+    add("hop-by-hop then ESP with 3 bytes: truncated at esp",
+        [hbh(50, [PADN(6)]), raw_hdr("esp", b"\x00\x00\x44")],
+        err=("truncated", 1))
+    # a chain cut at every byte (payload_len follows the cut)
+    pr = ["hopopts", "dstopts", "routing", "fragment", "ah"]
+    chain = build_chain(pr, 17, 0xc0)
+    chain[2] = rt_hdr(44, 0, 0)  # an 8-byte routing header
+    l4 = l4v6(udp(49100, 9))
+    full = chain + l4
+    blob = b"".join(bytes(x.pkt) for x in full)
+    offs, o = [], 0
+    for x in full:
+        offs.append(o)
+        o += x.hlen
+    for cut in range(len(blob)):
+        j = max(i for i in range(len(full)) if offs[i] <= cut)
+        specs = full[:j] + [raw_hdr(full[j].proto, blob[offs[j]:cut])]
+        add("chain hopopts dstopts routing fragment ah / udp cut to %d "
+            "bytes of payload: truncated at %s" % (cut, full[j].proto),
+            specs, plen=cut, err=("truncated", j))
+    return c
+
+
+# ---------------------------------------------------------------------------
+# jumbo_ext (ABI 2): headers and options across byte 3520 of 9000-byte frames
+
+EDGE = 3520
+
+
+def cap_jumbo_ext():
+    c = Capture("jumbo_ext", "extension headers across the linear part")
+    n = [0]
+
+    def pad_hdr(proto, nh, total):
+        """An options header of `total` bytes of padding."""
+        return optsh(proto, nh, padfill(total - 2))
+
+    def around(proto, nh, start, at, opt, total):
+        """Options header at `start`, `total` bytes, with option opt at
+        frame offset `at`, padding around it."""
+        before = at - (start + 2)
+        after = total - 2 - before - len(opt)
+        return optsh(proto, nh, padfill(before) + [opt] + padfill(after))
+
+    def tail_tcp(opts, l4_off):
+        n[0] += 1
+        t = tcp(50000 + n[0], 80, rnd32(), rnd32(), ACK, 30000, opts)
+        return t, 9000 - l4_off - t.hlen
+
+    def frame(desc, chain, l4=None, l4_off=None, opts=None, **kw):
+        if l4 is None:
+            t, left = tail_tcp(opts or [NOP, NOP, TS(rnd32(), rnd32())],
+                               l4_off)
+        else:
+            t, left = l4, 9000 - l4_off - l4.hlen
+        v6frame(c, desc, chain, t, rbytes(left), **kw)
+        assert len(c.frames[-1][1]) == 9000
+
+    D = 2048  # the largest options header
+    # (a) a hop-by-hop option across 3520: hop-by-hop is at most 2048
+    # bytes, so it needs a dstopts header before it (hbh_not_first)
+    for at, opt, what in ((EDGE - 2, RA6(0), "Router Alert (2 + 2)"),
+                          (EDGE - 1, O6(0x3E, 4, 0x3E),
+                           "unknown 0x3e: type before, length after"),
+                          (EDGE - 4, O6(0xBE, 6, 0xBE),
+                           "unknown 0xbe len 8 (4 + 4)"),
+                          (EDGE, RA6(7), "Router Alert starting at 3520")):
+        h0 = pad_hdr("dstopts", 0, D)
+        h1 = around("hopopts", 6, 54 + D, at, opt, D)
+        frame("dstopts 2048 / hop-by-hop 2048 with %s at %d" % (what, at),
+              [h0, h1], l4_off=54 + 2 * D)
+    for at, opt, what in ((EDGE - 2, RA6(0), "Router Alert"),
+                          (EDGE - 1, O6(0x7E, 2, 0x7E), "unknown 0x7e")):
+        frame("hop-by-hop 2048 / dstopts 2048 with %s at %d" % (what, at),
+              [pad_hdr("hopopts", 60, D),
+               around("dstopts", 6, 54 + D, at, opt, D)],
+              l4_off=54 + 2 * D)
+    frame("hop-by-hop 2048 / dstopts 2048: PadN(257) across 3520",
+          [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 6, D)],
+          l4_off=54 + 2 * D)
+    # (b) an SRH TLV across 3520: dstopts 2048 then an SRH at 2102
+    s0 = 54 + D
+    nseg = 87  # segments end at 2102 + 8 + 1392 = 3502
+    segs = ["2001:db8:5::%x" % (0x100 + i) for i in range(nseg)]
+    frame("dstopts 2048 / SRH 87 segments, HMAC TLV at 3502 across 3520",
+          [pad_hdr("dstopts", 43, D),
+           srh(6, segs, 5, [HMAC_TLV(9, rbytes(32))])],
+          l4_off=s0 + 8 + 16 * nseg + 40, dst=segs[0])
+    frame("dstopts 2048 / SRH 87 segments, PadN(16) then unknown TLV 0x80 "
+          "(len 6) at 3518",
+          [pad_hdr("dstopts", 43, D),
+           srh(6, segs, 5, [PADN(16, 4), O6(0x80, 4), PADN(2, 4)])],
+          l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
+    frame("dstopts 2048 / SRH 87 segments, Pad1 x17 then PadN type byte "
+          "at 3519, length byte at 3520",
+          [pad_hdr("dstopts", 43, D),
+           srh(6, segs, 5, [PAD1] * 17 + [PADN(7, 4)])],
+          l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
+    # (c) a TCP option across 3520: hop-by-hop 2048 + dstopts 1392, TCP
+    # at 3494, option area 3514..3546
+    t0 = 54 + D + 1392
+    for opts, what in (([NOP, NOP, TS(rnd32(), rnd32()), NOP, NOP,
+                         SACK((1, 2), (3, 4))], "TS at 3516"),
+                       ([NOP, NOP, NOP, NOP, MSS(8960), SACKP, TS(5, 6),
+                         NOP, WS(7)], "MSS at 3518"),
+                       ([NOP] * 5 + [WS(9), SACK((7, 8), (9, 10), (11, 12)),
+                                     NOP, NOP],
+                        "WS at 3519 (kind before, length after)"),
+                       ([NOP] * 6 + [OPT(30, 20, 0x1e), NOP, NOP],
+                        "unknown kind 30 len 20 starting at 3520")):
+        frame("hop-by-hop 2048 / dstopts 1392 / TCP at %d, %s" % (t0, what),
+              [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 6, 1392)],
+              l4_off=t0, opts=opts)
+    # (d) a fixed part across 3520: headers at 3518 (8-byte fixed part),
+    # 3510 (AH, TCP)
+    def pre(nh, upto):
+        """hop-by-hop 2048 + dstopts to reach frame offset upto."""
+        return [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", nh,
+                                                    upto - 54 - D)]
+    frame("SRH at 3518: fixed part across 3520, 2 segments",
+          pre(43, 3518) + [srh(6, SEG[:2], 1, [PADN(8, 4)])],
+          l4_off=3518 + 48, dst=SEG[0])
+    frame("routing type 0 at 3518 (fixed part across 3520), 1 address",
+          pre(43, 3518) + [rt_hdr(6, 0, 1, [SEG[0]])], l4_off=3518 + 24,
+          dst=SEG[0])
+    frame("fragment header at 3518 (across 3520), first fragment",
+          pre(44, 3518) + [frag6(6, 0, 1, 0xfeed)], l4_off=3526)
+    frame("AH at 3510 (12-byte fixed part across 3520), 12-byte ICV",
+          pre(51, 3510) + [ah(6, 0x5005, 9, rbytes(12))], l4_off=3534)
+    frame("dstopts at 3518: fixed part before 3520, first option (Router "
+          "Alert) at 3520",
+          [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 60, 1416),
+           dsto(6, [RA6(3), PADN(2)])], l4_off=3526)
+    frame("TCP at 3510: fixed header across 3520",
+          pre(6, 3510), l4_off=3510)
+    frame("TCP at 3518: source port before 3520, the rest after",
+          pre(6, 3518), l4_off=3518,
+          opts=[MSS(8960), SACKP, TS(rnd32(), 0), NOP, WS(7)])
+    n[0] += 1
+    frame("UDP at 3518 across 3520", pre(17, 3518), udp(50000 + n[0], 9),
+          l4_off=3518)
+    v6frame(c, "ESP at 3518 (SPI across 3520): walk ends",
+            pre(50, 3518) + [esp(0x7007, 1)],
+            tail=[payload(rbytes(9000 - 3526))])
+    assert len(c.frames[-1][1]) == 9000
+    return c
+
+
 CAPTURES = [cap_eth_basic, cap_vlan, cap_tcp_options, cap_fragments,
             cap_malformed, cap_jumbo,
-            cap_ipv4_options, cap_ipv6_ext]
+            cap_ipv4_options, cap_ipv6_ext, cap_ipv6_ext_malformed,
+            cap_jumbo_ext]
 
 
 def main(argv):
