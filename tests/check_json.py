@@ -13,13 +13,19 @@ PER_LAYER = {
     'eth': {'dst', 'src', 'ethertype', 'vlans'},
     'arp': {'htype', 'ptype', 'hlen', 'plen', 'op'},
     'ipv4': {'src', 'dst', 'proto', 'ttl', 'tos', 'tot_len', 'id', 'hdr_len', 'df', 'mf',
-             'frag_off', 'nonfirst_frag'},
-    'ipv6': {'src', 'dst', 'next_header', 'hop_limit', 'tclass', 'flow_label', 'payload_len'},
+             'frag_off', 'nonfirst_frag', 'options'},
+    'ipv6': {'src', 'dst', 'next_header', 'hop_limit', 'tclass', 'flow_label', 'payload_len',
+             'ext', 'ext_flags', 'nonfirst_frag'},
     'tcp': {'sport', 'dport', 'seq', 'ack', 'window', 'hdr_len', 'flags', 'flag_names',
             'options'},
     'udp': {'sport', 'dport', 'ulen'},
     'icmp': {'type', 'code'},
     'icmpv6': {'type', 'code'},
+    'mpls': {'labels'},
+    'gre': {'flags', 'version', 'proto', 'checksum_present'},
+    'vxlan': {'flags', 'vni'},
+    'geneve': {'version', 'opt_len', 'oam', 'critical', 'proto', 'vni', 'options'},
+    'gtpu': {'flags', 'version', 'msg_type', 'teid', 'ext'},
 }
 L4 = {'tcp', 'udp', 'icmp', 'icmpv6'}
 
@@ -42,11 +48,15 @@ def check(cap, dynpf):
             if LAYER_KEYS - layer.keys():
                 bad.append(f'{where}: layer {layer} lacks {LAYER_KEYS - layer.keys()}')
             proto = layer.get('proto')
+            # Stack 1 (a tunnel's inner packet) is reported under "inner".
+            holder = r if layer.get('stack', 0) == 0 else r.get('inner', {})
+            where_p = proto if holder is r else f'inner.{proto}'
             if proto in PER_LAYER:
-                if proto not in r:
-                    missing.add(proto)
+                if proto not in holder:
+                    missing.add(where_p)
                 else:
-                    missing |= {f'{proto}.{k}' for k in PER_LAYER[proto] - r[proto].keys()}
+                    missing |= {f'{where_p}.{k}'
+                                for k in PER_LAYER[proto] - holder[proto].keys()}
             if proto in L4 and 'payload_off' not in r:
                 missing.add('payload_off')
         if missing:
