@@ -84,6 +84,11 @@
 #define DYNPF_IPPROTO_IPV6 41
 #define DYNPF_IPPROTO_GRE 47
 
+/* A lone 32-bit field (MPLS entry, GRE key): packed natively, see above. */
+struct dynpf_be32 {
+	__be32 v;
+} DYNPF_WIRE;
+
 struct dynpf_ethhdr {
 	__u8 dst[6];
 	__u8 src[6];

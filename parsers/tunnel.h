@@ -50,16 +50,16 @@ dynpf_inline int dynpf_guess_ip(struct dynpf_cursor *c, int inner)
 dynpf_inline int dynpf_parse_mpls(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_mpls *m = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].mpls;
+	struct dynpf_be32 buf;
 	__u32 i, lse;
-	__be32 buf;
 
 	m->n = 0;
 	for (i = 0; i < DYNPF_MAX_MPLS; i++) {
-		const __be32 *l = dynpf_cur_slice(c, c->off, &buf);
+		const struct dynpf_be32 *l = dynpf_cur_slice(c, c->off, &buf);
 
 		if (!l)
 			return -DYNPF_E_TRUNCATED;
-		lse = dynpf_ntohl(*l);
+		lse = dynpf_ntohl(l->v);
 		m->lse[i] = lse;
 		m->n = i + 1;
 		c->off += 4;
@@ -89,8 +89,8 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	struct dynpf_grehdr buf;
 	const struct dynpf_grehdr *g = dynpf_cur_slice(c, c->off, &buf);
 	__u32 len = sizeof(*g), f;
-	__be32 w;
-	const __be32 *v;
+	struct dynpf_be32 w;
+	const struct dynpf_be32 *v;
 
 	if (!g)
 		return -DYNPF_E_TRUNCATED;
@@ -105,14 +105,14 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		v = dynpf_cur_slice(c, c->off + len, &w);
 		if (!v)
 			return -DYNPF_E_TRUNCATED;
-		t->key = dynpf_ntohl(*v);
+		t->key = dynpf_ntohl(v->v);
 		len += 4;
 	}
 	if (f & DYNPF_GRE_S) {
 		v = dynpf_cur_slice(c, c->off + len, &w);
 		if (!v)
 			return -DYNPF_E_TRUNCATED;
-		t->seq = dynpf_ntohl(*v);
+		t->seq = dynpf_ntohl(v->v);
 		len += 4;
 	}
 	if (!dynpf_cur_need(c, c->off, len))
