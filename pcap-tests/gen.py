@@ -114,6 +114,10 @@ class Spec:
         self.opts = kw.get("opts")      # tcp: [(kind, len, rel_off)]
         self.bad_off = kw.get("bad_off")  # rel. offset of a bad option
         self.ext = kw.get("ext")        # ipv6: give the ABI-2 chain fields
+        self.stack = kw.get("stack", 0)  # 0 outermost, 1 inside a tunnel
+        # a header that fails with its error_off inside it (MPLS depth,
+        # GTP-U extensions): offset relative to the header, layer not kept
+        self.fail_off = kw.get("fail_off")
 
 
 def as_raw(spec, data):
@@ -121,7 +125,9 @@ def as_raw(spec, data):
     datagram built whole, so a first fragment carries its real checksum)."""
     assert len(data) == spec.hlen
     s = Spec(spec.proto, spec.hlen, Raw(load=data), spec.key, spec.fields,
-             nxt=spec.nxt, tag=spec.tag, opts=spec.opts)
+             nxt=spec.nxt, tag=spec.tag, opts=spec.opts, ext=spec.ext,
+             stack=spec.stack, fail_off=spec.fail_off)
+    s.bad_off = spec.bad_off
     return s
 
 
@@ -645,6 +651,11 @@ class Capture:
         rec = {"pkt": len(self.frames) + 1, **rec}
         self.frames.append((desc, data, rec))
 
+    ORDER = ["len", "error", "error_layer", "error_proto", "error_off",
+             "layers", "payload_off", "eth", "mpls", "arp", "ipv4", "ipv6",
+             "gre", "tcp", "udp", "icmp", "icmpv6", "vxlan", "geneve",
+             "gtpu", "inner", "tlv_overflow"]
+
     @staticmethod
     def expect(specs, end, flen, err):
         offs, off = [], 0
@@ -668,26 +679,32 @@ class Capture:
                 assert ename == "tlv_len"
                 rec["error_off"] = offs[idx] + fs.bad_off
                 nlay = idx + 1
+            elif fs.fail_off is not None:  # inside the header, not kept
+                rec["error_off"] = offs[idx] + fs.fail_off
+                nlay = idx
             else:
                 rec["error_off"] = offs[idx]
                 nlay = idx
         rec["layers"] = [{"proto": specs[i].proto, "off": offs[i],
-                          "len": specs[i].hlen, "stack": 0}
+                          "len": specs[i].hlen, "stack": specs[i].stack}
                          for i in range(nlay)]
         for i in range(nlay):
             assert offs[i] + specs[i].hlen <= flen, "layer past the frame"
+            assert specs[i].stack in (0, 1)
+            assert i == 0 or specs[i].stack >= specs[i - 1].stack
         if err is None and nlay and specs[nlay - 1].proto in L4_PROTOS:
             rec["payload_off"] = offs[nlay - 1] + specs[nlay - 1].hlen
-        ethertype = None
+        ethertype, kept = {}, {}
         for i in range(nlay):
             s = specs[i]
+            tgt = rec if s.stack == 0 else rec.setdefault("inner", {})
             if s.proto == "eth":
-                rec["eth"] = dict(s.fields, vlans=[])
-                ethertype = s.nxt
+                tgt["eth"] = dict(s.fields, vlans=[])
+                ethertype[s.stack] = s.nxt
             elif s.proto in ("vlan", "qinq"):
-                assert ethertype == s.tag["tpid"]
-                rec["eth"]["vlans"].append(s.tag)
-                ethertype = s.nxt
+                assert ethertype[s.stack] == s.tag["tpid"]
+                tgt["eth"]["vlans"].append(s.tag)
+                ethertype[s.stack] = s.nxt
             elif s.key:
                 f = {}
                 for k, v in s.fields.items():
@@ -695,34 +712,52 @@ class Capture:
                         v = {"tot_len": end - offs[i],
                              "payload_len": end - offs[i] - 40,
                              "ulen": end - offs[i]}[k]
-                    if k == "options":
+                    if k == "options" and s.proto == "geneve":
+                        v = [{"class": cl, "type": ty, "len": ln,
+                              "off": offs[i] + ro} for cl, ty, ln, ro in v]
+                    elif k == "options":
                         name = "kind" if s.proto == "tcp" else "type"
                         v = [{name: kd, "len": ln,
                               "off": offs[i] + 20 + ro} for kd, ln, ro in v]
                     f[k] = v
-                rec[s.key] = f
+                assert s.key not in tgt, "one %s per stack" % s.key
+                tgt[s.key] = f
                 if s.ext:
-                    Capture.expect_ext(rec, specs, offs, nlay, err)
-        if "eth" in rec:
-            e = rec["eth"]
-            rec["eth"] = {"dst": e["dst"], "src": e["src"],
-                          "ethertype": ethertype, "vlans": e["vlans"]}
+                    Capture.expect_ext(tgt, specs, offs, nlay, err, i, kept)
+        for st, tgt in ((0, rec), (1, rec.get("inner"))):
+            if tgt is None or "eth" not in tgt:
+                continue
+            e = tgt["eth"]
+            tgt["eth"] = {"dst": e["dst"], "src": e["src"],
+                          "ethertype": ethertype[st], "vlans": e["vlans"]}
             # After a failing tag the "ethertype after the tags" is not
             # defined by the docs: leave it out.
-            if err and specs[err[1]].proto in ("vlan", "qinq"):
-                del rec["eth"]["ethertype"]
-        order = ["len", "error", "error_layer", "error_proto", "error_off",
-                 "layers", "payload_off", "eth", "arp", "ipv4", "ipv6", "tcp",
-                 "udp", "icmp", "icmpv6", "tlv_overflow"]
+            if err and specs[err[1]].proto in ("vlan", "qinq") and \
+                    specs[err[1]].stack == st:
+                del tgt["eth"]["ethertype"]
+        over = {f: True for f, n in kept.items() if n > MAX_TLVS}
+        if over:
+            rec["tlv_overflow"] = over
+        order = Capture.ORDER
         assert set(rec) <= set(order)
+        if "inner" in rec:
+            assert set(rec["inner"]) <= set(order)
+            rec["inner"] = {k: rec["inner"][k] for k in order
+                            if k in rec["inner"]}
         return {k: rec[k] for k in order if k in rec}
 
     @staticmethod
-    def expect_ext(rec, specs, offs, nlay, err):
-        """ipv6.ext / ext_flags / nonfirst_frag (and tlv_overflow) from the
-        extension headers among the parsed layers."""
-        exts = [i for i in range(nlay) if specs[i].proto in EXT_PROTOS]
-        lst, kept = [], {}
+    def expect_ext(tgt, specs, offs, nlay, err, i6, kept):
+        """ipv6.ext / ext_flags / nonfirst_frag (and the TLV counts for
+        tlv_overflow, in kept) from the extension headers that follow the
+        ipv6 header at index i6 among the parsed layers."""
+        exts = []
+        j = i6 + 1
+        while j < nlay and specs[j].proto in EXT_PROTOS and \
+                specs[j].stack == specs[i6].stack:
+            exts.append(j)
+            j += 1
+        lst = []
         for i in exts:
             s = specs[i]
             e = {"proto": s.proto, "off": offs[i], "len": s.hlen}
@@ -752,18 +787,16 @@ class Capture:
 
         protos = [specs[i].proto for i in exts]
         fl = flags(protos)
-        if err and err[0] == "depth":
+        if err and err[0] == "depth" and err[1] == j and \
+                specs[j].proto in EXT_PROTOS:
             # the 9th header is not parsed: never build a case where it
             # would change the flags
             assert flags(protos + [specs[err[1]].proto]) == fl
-        v6 = rec["ipv6"]
+        v6 = tgt["ipv6"]
         v6["ext"] = lst
         v6["ext_flags"] = fl
         v6["nonfirst_frag"] = any(e["proto"] == "fragment" and
                                   e["frag_off"] != 0 for e in lst)
-        over = {f: True for f, n in kept.items() if n > MAX_TLVS}
-        if over:
-            rec["tlv_overflow"] = over
 
     def write(self, outdir):
         path = os.path.join(outdir, self.name + ".pcap")

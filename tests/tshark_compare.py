@@ -104,6 +104,11 @@ AGREE_EXPERTS = {
 # TCP option problems are checked through the option list itself (tshark
 # rates non-zero bytes after EOL an Error; dynpf ignores them by design).
 NOT_FLAGGING = {"tcp.options_tree"}
+# IPv6 extension headers are subtrees of the ipv6 layer (ah too, as a nested
+# protocol; esp is a layer of its own): each is compared, and flagged, as a
+# header of its own, so a bad option does not hide the fixed IPv6 header.
+NOT_FLAGGING |= {"ipv6.hopopts", "ipv6.routing", "ipv6.fraghdr",
+                 "ipv6.dstopts"}
 
 TSHARK_L3 = {"arp": "arp", "ip": "ipv4", "ipv6": "ipv6"}
 TSHARK_L4 = {"tcp": "tcp", "udp": "udp", "icmp": "icmp", "icmpv6": "icmpv6"}
@@ -112,6 +117,15 @@ MAX_TAGS = 4
 ETHERTYPE_L3 = {0x0806: "arp", 0x0800: "ipv4", 0x86dd: "ipv6"}
 IPV4_L4 = {6: "tcp", 17: "udp", 1: "icmp"}
 IPV6_L4 = {6: "tcp", 17: "udp", 58: "icmpv6"}
+# tshark key of an IPv6 extension header -> dynpf layer name
+TSHARK_EXT = {"ipv6.hopopts": "hopopts", "ipv6.routing": "routing",
+              "ipv6.fraghdr": "fragment", "ipv6.dstopts": "dstopts",
+              "ah": "ah", "esp": "esp"}
+IPV6_EXT = {0: "hopopts", 43: "routing", 44: "fragment", 60: "dstopts",
+            51: "ah", 50: "esp"}
+EXT_NAMES = set(IPV6_EXT.values())
+MAX_EXT = 8
+IPV6_NO_NEXT = 59
 ABSENT = "<absent>"
 
 
@@ -223,6 +237,72 @@ def to_str(s):
 # ---------------------------------------------------------------- tshark
 
 
+def ext_children(obj):
+    """[(tshark key, Obj)]: the IPv6 extension headers tshark shows inside
+    an ipv6 layer, in order."""
+    if not isinstance(obj, Obj):
+        return []
+    return [(k, v) for k, v in obj.pairs
+            if k in TSHARK_EXT and isinstance(v, Obj)]
+
+
+# tshark's texts for an IPv4 option whose length byte is unusable: these
+# end its option list (and dynpf's walk, with tlv_len).
+IPV4_OPT_BAD = re.compile(r"^(.*) \((with too-short option length = (\d+) "
+                          r"bytes?|option length = \d+ bytes says option "
+                          r"goes past end of options|length byte past end "
+                          r"of options)\)$")
+IPV4_OPT_UNKNOWN = re.compile(r"^Unknown \(0x([0-9a-fA-F]+)\) "
+                              r"\((\d+) bytes?\)$")
+
+
+def ipv4_options_tree(t):
+    if not isinstance(t, Obj):
+        return None
+    for k, v in t.pairs:
+        if k.startswith("Options: (") and isinstance(v, Obj):
+            return v
+    return None
+
+
+def tshark_ipv4_options(t):
+    """([(type, len, tree Obj or None)], stop) in wire order from tshark's
+    IPv4 option area, or (None, None) when tshark shows none. stop is None
+    when the list is complete, else the length tshark rejected the option
+    after the list with (-1: missing or past the area)."""
+    tree = ipv4_options_tree(t)
+    if tree is None:
+        return None, None
+    opts = []
+    for k, v in tree.pairs:
+        m = IPV4_OPT_BAD.match(k)
+        if m and has_key(v, "ip.opt.len.invalid"):
+            return opts, (int(m.group(3)) if m.group(3) else -1)
+        m = IPV4_OPT_UNKNOWN.match(k)
+        if m:
+            # Unknown types are a text item naming type and length.
+            opts.append((int(m.group(1), 16), int(m.group(2)), None))
+            continue
+        if not isinstance(v, Obj):
+            continue
+        typ = to_int(get(v, "ip.opt.type"))
+        if typ is None:
+            continue
+        ln = to_int(get(v, "ip.opt.len"))
+        if ln is None and typ in (0, 1):
+            ln = 1   # EOL and NOP have no length byte
+        opts.append((typ, ln, v))
+    return opts, None
+
+
+def ipv4_option_errors(t):
+    """True when tshark rejects an IPv4 option length as dynpf does
+    (tlv_len): missing, 0, 1, or past the option area. A length tshark finds
+    too short for the option type (e.g. 2 for Record Route) is not one."""
+    opts, stop = tshark_ipv4_options(t)
+    return stop is not None and stop < 2
+
+
 def run_tshark(tshark, cap, extra_args):
     """tshark's packets as a list of top-level layer Obj."""
     cmd = [tshark, "-n", "-r", cap] + TSHARK_OPTS + extra_args + ["-T", "json"]
@@ -247,6 +327,7 @@ class TLayers:
         self.tags = []       # (tshark name, Obj)
         self.l3 = None       # (dynpf name, Obj)
         self.l4 = None
+        self.ext = []        # IPv6 extension headers: (dynpf name, Obj)
         self.bad = set()     # ids of flagged layer Obj
         self.complains = set()  # ids of layer Obj with an AGREE_EXPERTS item
         self.opts_bad = set()   # ids of tcp Obj whose option walk threw
@@ -269,11 +350,20 @@ class TLayers:
         seq = []
         j = 0
         last = None      # (layer Obj, where) of the last protocol entered
+        nested_ext = 0   # extension headers of the ipv6 layer entered
         for x in protos:
             if j < len(jseq) and jseq[j][0] == x:
                 seq.append(jseq[j])
                 j += 1
                 last = (seq[-1][1], "layer")
+                nested_ext = 0
+            elif (seq and seq[-1][0] == "ipv6" and x in TSHARK_EXT
+                  and nested_ext < len(ext_children(seq[-1][1]))
+                  and ext_children(seq[-1][1])[nested_ext][0] == x):
+                # An extension header inside the ipv6 layer: a header of
+                # its own for the exception that may end the dissection.
+                last = (ext_children(seq[-1][1])[nested_ext][1], "layer")
+                nested_ext += 1
             elif seq and has_key(seq[-1][1], x):
                 opts = get(seq[-1][1], "tcp.options_tree")
                 last = (seq[-1][1], "options" if has_key(opts, x)
@@ -284,10 +374,13 @@ class TLayers:
         seq += jseq[j:]
         if j < len(jseq) or last is None:
             last = (seq[-1][1], "layer") if seq else None
-        for k, v in seq:
+        for k, v in seq + [e for k, v in seq if k == "ipv6"
+                           for e in ext_children(v)]:
             if flagged(v):
                 self.bad.add(id(v))
             if any(find_all(v, e) for e in AGREE_EXPERTS):
+                self.complains.add(id(v))
+            if k == "ip" and ipv4_option_errors(v):
                 self.complains.add(id(v))
         if stopped and last is not None:
             # The exception that ended the dissection (malformed, short
@@ -308,6 +401,12 @@ class TLayers:
         if i < len(seq) and seq[i][0] in TSHARK_L3:
             self.l3 = (TSHARK_L3[seq[i][0]], seq[i][1])
             i += 1
+            if self.l3[0] == "ipv6":
+                self.ext = [(TSHARK_EXT[k], v)
+                            for k, v in ext_children(self.l3[1])]
+                while i < len(seq) and seq[i][0] in TSHARK_EXT:
+                    self.ext.append((TSHARK_EXT[seq[i][0]], seq[i][1]))
+                    i += 1
             if i < len(seq) and seq[i][0] in TSHARK_L4:
                 self.l4 = (TSHARK_L4[seq[i][0]], seq[i][1])
 
@@ -318,6 +417,12 @@ class TLayers:
         for lay in (self.l3, self.l4):
             if lay is not None and lay[0] == name:
                 return lay[1]
+        return None
+
+    def ext_at(self, k, name):
+        """tshark's k-th IPv6 extension header if it is a `name`, or None."""
+        if k < len(self.ext) and self.ext[k][0] == name:
+            return self.ext[k][1]
         return None
 
     def is_bad(self, obj):
