@@ -148,6 +148,8 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		l3->frag |= DYNPF_FRAG_MF;
 	if (frag & (DYNPF_IP_MF | DYNPF_IP_OFFMASK))
 		l3->frag |= DYNPF_FRAG_IS_FRAG;
+	if (frag & DYNPF_IP_OFFMASK)
+		l3->frag |= DYNPF_FRAG_NONFIRST;
 	st->ip4opt = (struct dynpf_ipv4opt){};
 	/* Trailing bytes past the datagram (Ethernet padding) are not ours. */
 	c->end = c->off + tot_len;
@@ -162,10 +164,8 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		c->keep_layer = 0;
 	}
 	/* A non-first fragment carries no L4 header, whatever its bytes say. */
-	if (frag & DYNPF_IP_OFFMASK) {
-		l3->frag |= DYNPF_FRAG_NONFIRST;
+	if (frag & DYNPF_IP_OFFMASK)
 		return DYNPF_P_NONE;
-	}
 	return dynpf_ipproto_next(ip->proto, 0);
 }
 

@@ -15,7 +15,18 @@ packet by packet, the header fields both tools decode:
   arp     htype, ptype, hlen, plen, op; sha, tha, spa, tpa (Ethernet/IPv4)
   ipv4    src, dst, proto, ttl, tos, tot_len, id, hdr_len, df, mf,
           frag_off (8-byte units), nonfirst_frag
-  ipv6    src, dst, next_header, hop_limit, tclass, flow_label, payload_len
+  ipv6    src, dst, next_header, hop_limit, tclass, flow_label, payload_len;
+          per extension header (ext[i], in chain order): proto, next_header
+          (not esp), len; hopopts/dstopts options (type/len list, len =
+          tshark's data length + 2, Pad1 1), ra, jumbo, unknown_actions;
+          routing routing_type, segments_left, and for SRH last_entry,
+          srh_flags, tag (tshark 4.0 does not dissect SRH TLVs); fragment
+          frag_off (8-byte units in both), m, id; ah/esp spi; ext_flags
+          hbh_not_first and repeated, nonfirst_frag, from tshark's chain
+  ipv4    (options) options (type/len list, EOL and NOP len 1, unknown
+          types from tshark's "Unknown (0xNN) (N bytes)" text), ra, ts_ptr,
+          ts_oflw, ts_flag, rr_ptr, rr_count (number of ip.rec_rt when the
+          pointer is on an address boundary); the ipv4 layer len = IHL * 4
   tcp     sport, dport, seq, ack (raw), window, hdr_len, flags (low byte),
           options (kind/len list in order, NOP and EOL have len 1), mss,
           wscale, sack_perm, ts_val, ts_ecr, sack blocks
@@ -42,6 +53,16 @@ Skipped, and counted as such: fields of a header tshark flags (a top-level
 tshark entered; an Error expert item or nested malformed item inside the
 layer), fields tshark does not show, TCP options when tshark's option
 sub-dissector (e.g. MPTCP) threw, the ethertype after a bad VLAN tag.
+
+IPv6 extension headers are subtrees of tshark's ipv6 layer (ah as a nested
+protocol, esp a layer of its own); they are matched to dynpf's by position
+and flagged on their own. For IPv4 options, tshark's "too-short"/"goes past
+end"/"length byte past end" items with length missing, 0 or 1 or past the
+area agree with dynpf's tlv_len; tshark's own per-type minimum lengths end
+its list without dynpf error (skipped). An options-header option running
+past its header is shown by tshark without complaint: its list running past
+the header length agrees with tlv_len. An AH length below 1 is not checked
+by tshark. With a source route, ipv4 dst is tshark's ip.cur_rt.
 
 tshark representation handled here: tshark 4.0 shows ip.frag_offset in
 8-byte units (like dynpf); tcp.flags has 12 bits (dynpf: the low byte); EOL
@@ -124,6 +145,10 @@ TSHARK_EXT = {"ipv6.hopopts": "hopopts", "ipv6.routing": "routing",
 IPV6_EXT = {0: "hopopts", 43: "routing", 44: "fragment", 60: "dstopts",
             51: "ah", 50: "esp"}
 EXT_NAMES = set(IPV6_EXT.values())
+# tshark's next header field of each extension header (esp has none)
+EXT_NXT = {"hopopts": "ipv6.hopopts.nxt", "dstopts": "ipv6.dstopts.nxt",
+           "routing": "ipv6.routing.nxt", "fragment": "ipv6.fraghdr.nxt",
+           "ah": "ah.next_header"}
 MAX_EXT = 8
 IPV6_NO_NEXT = 59
 ABSENT = "<absent>"
@@ -382,6 +407,7 @@ class TLayers:
                 self.complains.add(id(v))
             if k == "ip" and ipv4_option_errors(v):
                 self.complains.add(id(v))
+        self.stop_obj = last[0] if stopped and last is not None else None
         if stopped and last is not None:
             # The exception that ended the dissection (malformed, short
             # frame, fragment boundary) came from the last protocol entered.
@@ -597,7 +623,9 @@ def compare_ipv4(c, d, t):
     fo = to_int(get(t, "ip.frag_offset"))
     vals = {
         "src": to_str(get(t, "ip.src")),
-        "dst": to_str(get(t, "ip.dst")),
+        # With a source route option tshark shows the final destination
+        # as ip.dst and the header's as ip.cur_rt.
+        "dst": to_str(get(t, "ip.cur_rt") or get(t, "ip.dst")),
         "proto": to_int(get(t, "ip.proto")),
         "ttl": to_int(get(t, "ip.ttl")),
         "tos": to_int(tos),
@@ -611,6 +639,51 @@ def compare_ipv4(c, d, t):
         "nonfirst_frag": None if fo is None else fo != 0,
     }
     compare_plain(c, "ipv4", d, vals)
+    opts, stop = tshark_ipv4_options(t)
+    if opts is None:
+        if (vals["hdr_len"] or 20) > 20:
+            c.skip("ipv4.options", "tshark shows no option area")
+        return
+    dopts = [[dget(o, "type"), dget(o, "len")]
+             for o in dget(d, "options") or []]
+    topts = [[k, ln] for k, ln, _ in opts]
+    if stop is not None and stop >= 2:
+        # tshark's own minimum length for the type ends its list; dynpf
+        # walks on (any length >= 2 is valid for it).
+        c.skip("ipv4.options", "tshark stops at a length too short for "
+               "the option type")
+        dopts = dopts[:len(topts)]
+    c.check("ipv4.options", dopts, topts)
+
+    def decoded(typ, good_len):
+        return [v for k, ln, v in opts
+                if k == typ and v is not None and good_len(ln)]
+
+    ra = [to_int(get(v, "ip.opt.ra")) for v in decoded(148, lambda n: n == 4)]
+    ts = decoded(68, lambda n: n is not None and n >= 4)
+    rr = decoded(7, lambda n: n is not None and n >= 3)
+    rrc = []
+    for v in rr:
+        ptr = to_int(get(v, "ip.opt.ptr"))
+        if ptr is not None and ptr >= 4 and ptr % 4 == 0:
+            # tshark lists the recorded addresses unless the pointer is
+            # before the first or inside one (dynpf counts (ptr - 4) / 4).
+            rrc.append(len(find_all(v, "ip.rec_rt")))
+        elif dget(d, "rr_count") is not None:
+            c.skip("ipv4.rr_count", "tshark lists no addresses for pointer "
+                   "%s" % ptr)
+            rrc = None
+            break
+    partial = stop is not None
+    for key, tvals in (
+            ("ra", ra),
+            ("ts_ptr", [to_int(get(v, "ip.opt.ptr")) for v in ts]),
+            ("ts_oflw", [to_int(get(v, "ip.opt.overflow")) for v in ts]),
+            ("ts_flag", [to_int(get(v, "ip.opt.flag")) for v in ts]),
+            ("rr_ptr", [to_int(get(v, "ip.opt.ptr")) for v in rr]),
+            ("rr_count", rrc)):
+        if tvals is not None:
+            opt_one(c, d, key, tvals, partial, "ipv4")
 
 
 def compare_ipv6(c, d, t):
@@ -624,6 +697,149 @@ def compare_ipv6(c, d, t):
         "payload_len": to_int(get(t, "ipv6.plen")),
     }
     compare_plain(c, "ipv6", d, vals)
+
+
+def tshark_ipv6_options(t):
+    """[(type, len)] of a hop-by-hop/destination options header in wire
+    order; len as dynpf counts it (data length + 2, Pad1 1). Stops at an
+    option tshark could not read the length of."""
+    opts = []
+    for k, v in t.pairs:
+        if k != "ipv6.opt" or not isinstance(v, Obj):
+            continue
+        typ = to_int(get(v, "ipv6.opt.type"))
+        ln = to_int(get(v, "ipv6.opt.length"))
+        if typ is None or (ln is None and typ != 0):
+            break
+        opts.append((typ, 1 if typ == 0 else ln + 2, v))
+    return opts
+
+
+def options_overrun(t, name):
+    """True when tshark's option list for an options header runs past the
+    header (tshark 4.0 shows such an option without a complaint)."""
+    hl = to_int(get(t, "ipv6.%s.len_oct" % name))
+    return hl is not None and \
+        sum(ln for _, ln, _ in tshark_ipv6_options(t)) > hl - 2
+
+
+def ext_len(name, t):
+    """The header length tshark gives for an extension header, or None."""
+    if name in ("hopopts", "dstopts", "routing"):
+        return to_int(get(t, "ipv6.%s.len_oct" % name))
+    if name == "fragment":
+        return 8
+    if name == "ah":
+        n = to_int(get(t, "ah.length"))
+        return None if n is None else (n + 2) * 4
+    return None   # esp: dynpf counts SPI and sequence (8)
+
+
+def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
+    """dynpf's ipv6.ext list against tshark's extension headers; err_k is
+    the index of the header holding dynpf's tlv_len error, or None;
+    overflow is the record's tlv_overflow; stopped_at the extension header
+    dynpf stopped in with an error (not in its list), or None."""
+    dext = dget(d, "ext")
+    if not isinstance(dext, list):
+        return
+    for k, de in enumerate(dext):
+        name = dget(de, "proto")
+        f = "ipv6.ext[%d]." % k
+        if k >= len(tl.ext):
+            c.skip(f[:-1], "tshark has no extension header here")
+            continue
+        if not c.check(f + "proto", name, tl.ext[k][0]):
+            continue
+        t = tl.ext[k][1]
+        partial = k == err_k
+        if tl.is_bad(t) and not partial:
+            c.skip(f[:-1], "tshark flags this %s header" % name)
+            continue
+        nxt = EXT_NXT.get(name)
+        vals = {}
+        if nxt is not None:
+            vals["next_header"] = to_int(get(t, nxt))
+        if name != "esp":
+            vals["len"] = ext_len(name, t)
+        if name in ("hopopts", "dstopts"):
+            opts = tshark_ipv6_options(t)
+            dopts = [[dget(o, "type"), dget(o, "len")]
+                     for o in dget(de, "options") or []]
+            topts = [[ty, ln] for ty, ln, _ in opts]
+            if partial:
+                # tshark shows the option dynpf rejected, or part of it.
+                topts = topts[:len(dopts)]
+            bad = [i for i, (_, _, v) in enumerate(opts)
+                   if has_key(v, "ipv6.opt.invalid_len")]
+            if bad and len(dopts) > bad[0] + 1:
+                # tshark steps over an option with a length it finds wrong
+                # for the type (e.g. Router Alert) by the type's own size.
+                c.skip(f + "options", "tshark misreads the options after "
+                       "one with an invalid length")
+                dopts, topts = dopts[:bad[0] + 1], topts[:bad[0] + 1]
+            fam = name + "_opt"
+            if dget(overflow, fam) and \
+                    len(dopts) < len(topts):
+                c.skip(f + "options", "dynpf keeps %d %s entries"
+                       % (len(dopts), fam))
+                topts = topts[:len(dopts)]
+            c.check(f + "options", dopts, topts)
+            for key, typ, good, tk in (("ra", 5, 4, "ipv6.opt.router_alert"),
+                                       ("jumbo", 0xC2, 6, "ipv6.opt.jumbo")):
+                tv = [to_int(get(v, tk)) for ty, ln, v in opts
+                      if ty == typ and ln == good]
+                opt_one(c, de, key, tv, partial, f[:-1])
+            if not partial:
+                c.check(f + "unknown_actions", dget(de, "unknown_actions"),
+                        sorted(set(ty >> 6 for ty, _, _ in opts
+                                   if ty not in (0, 1, 5, 0xC2))))
+        elif name == "routing":
+            rt = to_int(get(t, "ipv6.routing.type"))
+            vals["routing_type"] = rt
+            vals["segments_left"] = to_int(get(t, "ipv6.routing.segleft"))
+            if rt == 4:
+                tag = to_str(get(t, "ipv6.routing.srh.tag"))
+                vals["last_entry"] = to_int(get(t, "ipv6.routing.srh.last_entry"))
+                vals["srh_flags"] = to_int(get(t, "ipv6.routing.srh.flags"))
+                vals["tag"] = None if tag is None else \
+                    int(tag.replace(":", "") or "0", 16)
+                if dget(de, "tlvs"):
+                    c.skip(f + "tlvs", "tshark 4.0 does not dissect SRH TLVs")
+        elif name == "fragment":
+            # tshark 4.0 shows ipv6.fraghdr.offset in 8-byte units.
+            vals["frag_off"] = to_int(get(t, "ipv6.fraghdr.offset"))
+            vals["m"] = to_bool(get(t, "ipv6.fraghdr.more"))
+            vals["id"] = to_int(get(t, "ipv6.fraghdr.ident"))
+        elif name in ("ah", "esp"):
+            vals["spi"] = to_int(get(t, name + ".spi"))
+        compare_plain(c, f[:-1], de, vals)
+    # Chain-wide flags, from the headers dynpf walked as tshark shows them.
+    names = [n for n, _ in tl.ext[:len(dext)]]
+    if len(names) < len(dext) or any(tl.is_bad(o) for _, o in
+                                      tl.ext[:len(dext)]):
+        return
+    if stopped_at is not None:
+        # dynpf counts the header it stopped in (named by the next header
+        # field before it) in the flags, as tshark names it.
+        if dext:
+            nxt = to_int(get(tl.ext[len(dext) - 1][1],
+                             EXT_NXT.get(tl.ext[len(dext) - 1][0], "")))
+        else:
+            nxt = to_int(get(tl.l3[1], "ipv6.nxt"))
+        if nxt in IPV6_EXT:
+            names.append(IPV6_EXT[nxt])
+    fl = dget(d, "ext_flags") or {}
+    c.check("ipv6.ext_flags.hbh_not_first", dget(fl, "hbh_not_first"),
+            "hopopts" in names[1:])
+    c.check("ipv6.ext_flags.repeated", dget(fl, "repeated"),
+            any(names.count(n) > (2 if n == "dstopts" else 1)
+                for n in set(names)))
+    fo = [to_int(get(o, "ipv6.fraghdr.offset")) for n, o in
+          tl.ext[:len(dext)] if n == "fragment"]
+    if None not in fo:
+        c.check("ipv6.nonfirst_frag", dget(d, "nonfirst_frag"),
+                any(x != 0 for x in fo))
 
 
 def compare_plain(c, name, d, vals):
@@ -719,7 +935,7 @@ def compare_tcp(c, d, t, partial=False, opts_bad=False):
         opt_one(c, d, key, tvals, partial)
 
 
-def opt_one(c, d, key, tvals, partial):
+def opt_one(c, d, key, tvals, partial, name="tcp"):
     """A decoded option: absent on both sides, or equal. With the option
     repeated, dynpf's value must be one of tshark's. After an option error
     (partial), a value dynpf did not decode is not held against it."""
@@ -727,16 +943,17 @@ def opt_one(c, d, key, tvals, partial):
     if not tvals and dv is None:
         return
     if partial and dv is None:
-        c.skip("tcp." + key, "not decoded by dynpf after an option error")
+        c.skip(name + "." + key, "not decoded by dynpf after an option "
+               "error")
         return
     if len(tvals) > 1:
         if dv in tvals:
-            c.skip("tcp." + key, "option repeated; dynpf's value is one "
-                   "of tshark's")
+            c.skip(name + "." + key, "option repeated; dynpf's value is "
+                   "one of tshark's")
             return
-        c.check("tcp." + key, dv, tvals)
+        c.check(name + "." + key, dv, tvals)
         return
-    c.check("tcp." + key, dv, tvals[0] if tvals else None)
+    c.check(name + "." + key, dv, tvals[0] if tvals else None)
 
 
 def compare_udp(c, d, t):
@@ -792,6 +1009,25 @@ def expected_chain(tl):
             chain.append(IPV4_L4[proto])
     elif l3 == "ipv6":
         nxt = to_int(get(t, "ipv6.nxt"))
+        k = 0
+        while nxt in IPV6_EXT:
+            # The extension headers, in tshark's order; esp and a
+            # non-first fragment end the walk, next header 59 as well.
+            name = IPV6_EXT[nxt]
+            x = tl.ext_at(k, name)
+            if x is None or k >= MAX_EXT:
+                return None
+            chain.append(name)
+            k += 1
+            if name == "esp":
+                return chain
+            if name == "fragment":
+                fo = to_int(get(x, "ipv6.fraghdr.offset"))
+                if fo is None:
+                    return None
+                if fo != 0:
+                    return chain
+            nxt = to_int(get(x, EXT_NXT[name]))
         if nxt is None:
             return None
         if nxt in IPV6_L4:
@@ -849,8 +1085,22 @@ def compare_packet(c, rec, tlayers):
             compare_arp(c, d, t)
         elif name == "ipv4":
             compare_ipv4(c, d, t)
+            # With options, the layer is IHL * 4 bytes long.
+            c.check("layers[%d].len" % i, dget(layers[i], "len"),
+                    to_int(get(t, "ip.hdr_len")))
         elif name == "ipv6":
             compare_ipv6(c, d, t)
+            err_k = None
+            if err == "tlv_len" and err_proto in EXT_NAMES and \
+                    err_layer is not None:
+                err_k = sum(1 for n in names[:err_layer] if n in EXT_NAMES)
+            stopped_at = None
+            if err not in ("ok", "depth", "tlv_count") and \
+                    err_proto in EXT_NAMES and \
+                    (err_layer is None or err_layer >= len(names)):
+                stopped_at = err_proto
+            compare_ipv6_ext(c, d, tl, err_k, rec.get("tlv_overflow"),
+                             stopped_at)
         elif name == "tcp":
             # With a tlv_len error, dynpf's option list holds the options
             # before the bad one, and tshark's list stops at it as well.
@@ -862,7 +1112,8 @@ def compare_packet(c, rec, tlayers):
             compare_icmp(c, name, d, t)
 
     ours = [tl.eth] + [o for _, o in tl.tags] + \
-        [x[1] for x in (tl.l3, tl.l4) if x is not None]
+        [x[1] for x in (tl.l3, tl.l4) if x is not None] + \
+        [o for _, o in tl.ext]
     anybad = any(tl.is_bad(o) for o in ours)
     if err == "ok":
         exp = expected_chain(tl)
@@ -883,13 +1134,37 @@ def compare_packet(c, rec, tlayers):
                 t = tags[k][4]
             elif tl.tags and tl.tags[-1][0] == "ieee8021ad":
                 t = tl.tags[-1][1]   # may hold a (truncated) inner C-tag
+        elif err_proto in EXT_NAMES:
+            # The k-th extension header: kept in layers with an option
+            # error, else the one after the last layer.
+            n = err_layer if err_layer is not None else len(names)
+            k = sum(1 for x in names[:n] if x in EXT_NAMES)
+            t = tl.ext_at(k, err_proto)
+            if t is None and tl.l3 is not None and tl.l3[0] == "ipv6" and \
+                    k >= len(tl.ext):
+                # tshark threw before it could add the header's subtree:
+                # the header it was in when it stopped takes the blame.
+                t = tl.l3[1]
+                if tl.stop_obj is not None and any(
+                        tl.stop_obj is o for _, o in tl.ext):
+                    t = tl.stop_obj
         else:
             t = tl.layer(err_proto)
         if t is None:
             c.skip("error", "tshark has no %s header here" % err_proto)
+        elif err == "tlv_len" and err_proto == "routing" and \
+                not tl.agrees_bad(t):
+            c.skip("error", "tshark 4.0 does not dissect SRH TLVs")
+        elif err == "bad_len" and err_proto == "ah" and \
+                not tl.agrees_bad(t) and (to_int(get(t, "ah.length"))
+                                          or 0) < 1:
+            c.skip("error", "tshark does not check the AH length against "
+                   "its 12 fixed bytes")
         elif err == "tlv_len" and id(t) in tl.opts_bad:
             c.skip("error", "tshark's option dissection threw")
-        elif tl.agrees_bad(t):
+        elif tl.agrees_bad(t) or (err == "tlv_len" and
+                                  err_proto in ("hopopts", "dstopts") and
+                                  options_overrun(t, err_proto)):
             c.check("error", "%s at %s" % (err, err_proto),
                     "%s at %s" % (err, err_proto))
         elif err == "truncated" and cut_by_ip_length(rec):
