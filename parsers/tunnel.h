@@ -96,8 +96,11 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		return -DYNPF_E_TRUNCATED;
 	f = dynpf_ntohs(g->flags);
 	*t = (struct dynpf_tun){ .proto = DYNPF_P_GRE, .flags = f, .inner = dynpf_ntohs(g->proto) };
-	/* RFC 2784: bits 1-5 must be zero, but for key and sequence (RFC 2890). */
-	if (f & (DYNPF_GRE_R | DYNPF_GRE_RESERVED))
+	/*
+	 * RFC 2784: bits 1-5 must be zero, but for key and sequence (RFC 2890);
+	 * PPTP's enhanced GRE (version 1, RFC 2637) also uses bit 8, A.
+	 */
+	if (f & (DYNPF_GRE_R | DYNPF_GRE_RESERVED) & ~((f & DYNPF_GRE_VERSION) == 1 ? 0x0080 : 0))
 		return -DYNPF_E_BAD_HDR;
 	if (f & DYNPF_GRE_C)
 		len += 4; /* checksum + reserved1 */
