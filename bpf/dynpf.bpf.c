@@ -14,6 +14,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by the loader before load; the verifier prunes what they turn off. */
 const volatile __u8 dynpf_trace_on = 0; /* emit every dynpf_pkt on dynpf_trace */
+/* Parse limits (struct dynpf_parse_cfg), one scalar each: clang drops the
+ * read of a volatile struct copied whole. */
+const volatile __u8 dynpf_cfg_max_ext = DYNPF_MAX_EXT;
+const volatile __u8 dynpf_cfg_max_stacks = DYNPF_MAX_STACKS;
 
 /* The parse result is 1.3 KB: too big for the 512-byte BPF stack. */
 struct {
@@ -63,7 +67,12 @@ static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __
 	a = bpf_map_lookup_elem(&dynpf_area, &zero);
 	if (!s || !p || !a)
 		return 0;
-	dynpf_cur_init(&c, dp, a);
+	struct dynpf_parse_cfg cfg = {
+		.max_ext = dynpf_cfg_max_ext,
+		.max_stacks = dynpf_cfg_max_stacks,
+	};
+
+	dynpf_cur_init(&c, dp, a, cfg);
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;

@@ -36,6 +36,7 @@
 
 #include "bench.skel.h"
 #include "cmds.h"
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "dynpf/pkt.h"
 #include "log.h"

@@ -17,6 +17,10 @@ static void parse_usage(FILE *f)
 		"Needs no privileges.\n"
 		"\n"
 		"  --expect FILE     compare with expected results; exit 1 on any difference\n"
+		"  --max-ext N       IPv6 extension headers per chain before `depth` (1..8,\n"
+		"                    default 8)\n"
+		"  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
+		"                    tunnel's inner packet (default 2)\n"
 		"  -q, --quiet       print only differences and the summary\n"
 		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n");
@@ -30,15 +34,19 @@ int cmd_parse(int argc, char **argv)
 		{},
 	};
 	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_NATIVE };
-	int c;
+	int c, r;
 
+	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			parse_usage(stdout);
 			return DYNPF_EXIT_OK;
 		default:
-			if (dynpf_walk_common_opt(&o, c, optarg))
+			r = dynpf_walk_common_opt(&o, c, optarg);
+			if (r < 0)
+				return DYNPF_EXIT_USAGE;
+			if (r)
 				break;
 			fprintf(stderr, "Try 'dynpf parse --help'.\n");
 			return DYNPF_EXIT_USAGE;

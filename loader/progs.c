@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "log.h"
 #include "progs.h"
@@ -62,7 +63,7 @@ static int on_trace(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace)
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg)
 {
 	static struct dynpf_pkt last;
 	int err;
@@ -76,6 +77,10 @@ int dynpf_progs_open(struct dynpf_progs *pr, bool trace)
 		return err;
 	}
 	pr->skel->rodata->dynpf_trace_on = trace;
+	if (cfg) {
+		pr->skel->rodata->dynpf_cfg_max_ext = cfg->max_ext;
+		pr->skel->rodata->dynpf_cfg_max_stacks = cfg->max_stacks;
+	}
 	err = dynpf_bpf__load(pr->skel);
 	if (err) {
 		p_err("cannot load the BPF programs (%s): run with -vv to see the verifier log",

@@ -31,7 +31,7 @@ struct dynpf_progs {
  */
 int dynpf_probe_kernel(void);
 
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace);
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg);
 void dynpf_progs_close(struct dynpf_progs *pr);
 
 enum dynpf_run_result { DYNPF_RUN_OK = 0, DYNPF_RUN_SKIPPED = 1, DYNPF_RUN_ERROR = -1 };

@@ -37,7 +37,8 @@ struct hook_stats {
 };
 
 struct diff_ctx {
-	const char *file;
+	const char *file;    /* the expected-results file, if comparing with it */
+	const char *capture;
 	size_t pkt;
 	const char *hook;
 	const char *what; /* "expected" or "native" */
@@ -52,7 +53,8 @@ static void print_diff(void *vctx, const char *path, json_object *want, json_obj
 
 	/* json-c reuses its string buffer: copy the first before the second. */
 	snprintf(wbuf, sizeof(wbuf), "%s", w);
-	fprintf(stderr, "%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file, d->pkt, d->hook,
+	fprintf(stderr, "%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file ?: d->capture, d->pkt,
+		d->hook,
 		path, d->what, wbuf,
 		got ? json_object_to_json_string_ext(got, JSON_C_TO_STRING_PLAIN) : "(absent)");
 }
@@ -268,7 +270,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		goto free_pkt;
 	if (o->expect && dynpf_expect_load(o->expect, &exp))
 		goto free_capture;
-	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true)))
+	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true, &o->cfg)))
 		goto free_expect;
 	pr.xdp_linear = o->xdp_linear;
 	if (!dynpf_json && !o->quiet)
@@ -277,9 +279,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 	for (size_t i = 0; i < cap.n; i++) {
 		const struct dynpf_frame *f = &cap.frames[i];
 		json_object *native_rec, *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
-		struct diff_ctx d = { .file = o->expect, .pkt = i + 1 };
+		struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = i + 1 };
 
-		dynpf_parse_native(f->data, f->len, pkt);
+		dynpf_parse_native(f->data, f->len, pkt, &o->cfg);
 		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
 		for (size_t h = 0; h < NHOOKS; h++) {
 			json_object *rec;
@@ -346,9 +348,28 @@ free_pkt:
 	return ret;
 }
 
+/* A parse limit from the command line, within [1, max]. */
+static int parse_limit(const char *name, const char *arg, unsigned int max, __u8 *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (*end || end == arg || v < 1 || v > max) {
+		p_err("%s %s: expected a number from 1 to %u", name, arg, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg)
 {
 	switch (c) {
+	case 'X':
+		return parse_limit("--max-ext", arg, DYNPF_MAX_EXT, &o->cfg.max_ext) ? -1 : 1;
+	case 'S':
+		return parse_limit("--max-stacks", arg, DYNPF_MAX_STACKS, &o->cfg.max_stacks) ? -1
+											    : 1;
 	case 'e':
 		o->expect = arg;
 		return 1;

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "dynpf/pkt.h"
+
 /* Hooks a walk runs each packet through (bits of 1 << DYNPF_HOOK_*). */
 #define DYNPF_HOOKS_NATIVE (1u << 0)
 #define DYNPF_HOOKS_XDP (1u << 1)
@@ -24,6 +26,7 @@ struct dynpf_walk_opts {
 	 * the native one as a native mismatch.
 	 */
 	unsigned int xdp_linear_to;
+	struct dynpf_parse_cfg cfg; /* parse limits, for native and BPF alike */
 };
 
 /*
@@ -43,6 +46,8 @@ int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char
 /* getopt_long entries for the shared options (put them in each table). */
 #define DYNPF_WALK_LONGOPTS                                                    \
 	{ "expect", required_argument, NULL, 'e' },                            \
+	{ "max-ext", required_argument, NULL, 'X' },                           \
+	{ "max-stacks", required_argument, NULL, 'S' },                        \
 	{ "quiet", no_argument, NULL, 'q' },                                   \
 	{ "json", no_argument, NULL, 'j' }
 #define DYNPF_WALK_SHORTOPTS "qj"

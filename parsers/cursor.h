@@ -55,6 +55,8 @@ struct dynpf_cursor {
 	__u32 err_off; /* where the current header failed, if not its start */
 	__u8 stack;    /* index of the header stack being parsed */
 	__u8 keep_layer; /* on error: the failing header's fixed part is valid */
+	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
+	__u8 max_stacks;
 };
 
 /* n bytes available at off, within the logical end? */
@@ -90,11 +92,12 @@ dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
 #if defined(__bpf__)
 
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
-				  struct dynpf_area *area)
+				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
 	__u32 len = bpf_dynptr_size(dp);
 
-	*c = (struct dynpf_cursor){ .src = dp, .area = area, .len = len, .end = len };
+	*c = (struct dynpf_cursor){ .src = dp, .area = area, .len = len, .end = len,
+				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
 }
 
 /* size must be a compile-time constant: bpf_dynptr_slice() requires it. */
@@ -163,9 +166,10 @@ dynpf_inline int dynpf_cur_fetch_area(const struct dynpf_cursor *c, __u32 off, _
 #else /* native */
 
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32 len,
-				  struct dynpf_area *area)
+				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
-	*c = (struct dynpf_cursor){ .src = data, .area = area, .len = len, .end = len };
+	*c = (struct dynpf_cursor){ .src = data, .area = area, .len = len, .end = len,
+				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
 }
 
 #define dynpf_cur_slice(c, off, buf)                                           \

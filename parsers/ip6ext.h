@@ -3,7 +3,8 @@
  * IPv6 extension headers (RFC 8200): hop-by-hop and destination options,
  * routing (SRv6 SRH, RFC 8754, in full), fragment, AH (RFC 4302) and ESP
  * (RFC 4303). Each is one layer of the parse graph; the chain is bounded by
- * DYNPF_MAX_EXT, and what RFC 8200 says should not occur is flagged.
+ * the max_ext setting (at most DYNPF_MAX_EXT), and what RFC 8200 says
+ * should not occur is flagged.
  */
 #ifndef DYNPF_PARSERS_IP6EXT_H
 #define DYNPF_PARSERS_IP6EXT_H
@@ -115,7 +116,7 @@ dynpf_inline struct dynpf_ext *dynpf_ext_begin(struct dynpf_cursor *c, struct dy
 	__u32 n = ch->n, bit = 1u << ((proto - DYNPF_P_HOPOPTS) & 7);
 	struct dynpf_ext *e;
 
-	if (n >= DYNPF_MAX_EXT) {
+	if (n >= DYNPF_MAX_EXT || n >= c->max_ext) {
 		*err = -DYNPF_E_DEPTH;
 		return NULL;
 	}

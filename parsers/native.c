@@ -3,13 +3,14 @@
 #include "graph.h"
 #include "native.h"
 
-void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p)
+void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p,
+			const struct dynpf_parse_cfg *cfg)
 {
 	static __thread struct dynpf_area area;
 	struct dynpf_cursor c;
 
 	memset(p, 0, sizeof(*p));
-	dynpf_cur_init(&c, data, len, &area);
+	dynpf_cur_init(&c, data, len, &area, cfg ? *cfg : DYNPF_PARSE_CFG_DEFAULT);
 	dynpf_parse_packet(&c, p);
 	p->hook = DYNPF_HOOK_NATIVE;
 }

@@ -4,7 +4,8 @@
 
 #include "dynpf/pkt.h"
 
-/* Parse len bytes at data, as the BPF programs would. */
-void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p);
+/* Parse len bytes at data, as the BPF programs would; cfg NULL: defaults. */
+void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p,
+			const struct dynpf_parse_cfg *cfg);
 
 #endif

@@ -4,7 +4,7 @@
  * (RFC 7348), Geneve (RFC 8926, options through the TLV walker), GTP-U
  * (3GPP TS 29.281), and IP-in-IP / IPv6-in-IPv6 (announced by ip.h). A tunnel
  * header belongs to the stack that carries it; what it carries is parsed as
- * the next stack (DYNPF_NEXT_INNER), up to DYNPF_MAX_STACKS stacks.
+ * the next stack (DYNPF_NEXT_INNER), up to the max_stacks setting.
  */
 #ifndef DYNPF_PARSERS_TUNNEL_H
 #define DYNPF_PARSERS_TUNNEL_H

@@ -63,6 +63,12 @@ for c in $CAPS; do
 	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
 done
 
+echo "== parse limits: BPF (read-only globals) and native agree on the same settings"
+t "--max-ext 3 on IPv6 extension headers" "$DYNPF" replay pcap-tests/ipv6_ext.pcap \
+	--max-ext 3 --check-native -q
+t "--max-stacks 1 on tunnels" "$DYNPF" replay pcap-tests/tunnels.pcap --max-stacks 1 \
+	--check-native -q
+
 echo "== native parse with --expect"
 for c in $CAPS; do
 	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
@@ -131,6 +137,8 @@ t_err "replay of a missing file" 2 "No such file or directory" "$DYNPF" replay /
 t_err "replay of a non-capture" 2 "not a pcap or pcapng capture" "$DYNPF" replay "$OUT/not-a-pcap.pcap"
 t_err "replay of a non-Ethernet capture" 2 "link type RAW is not supported" "$DYNPF" replay "$OUT/raw.pcap"
 t_err "unknown option" 2 "unrecognized option '--frobnicate'" "$DYNPF" replay "$first" --frobnicate
+t_err "bad --max-ext" 2 "--max-ext 9: expected a number from 1 to 8" \
+	"$DYNPF" parse "$first" --max-ext 9
 t_err "bad --hook" 2 "--hook xdpp: expected xdp, xdp-frags, tc or all" "$DYNPF" replay "$first" --hook xdpp
 t_err "malformed --expect names file:line" 2 "bad.expect.jsonl:2: not a JSON object" \
 	"$DYNPF" replay "$first" --expect "$OUT/bad.expect.jsonl"

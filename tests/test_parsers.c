@@ -115,7 +115,7 @@ static void parse(const struct frame *f)
 	unsigned char *copy = malloc(f->n ? f->n : 1);
 
 	memcpy(copy, f->b, f->n);
-	dynpf_parse_native(copy, f->n, &P);
+	dynpf_parse_native(copy, f->n, &P, NULL);
 	free(copy);
 }
 

@@ -336,6 +336,19 @@ DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 1176);
 DYNPF_ASSERT_SIZE(struct dynpf_pkt, 4296);
 
 /*
+ * Parse limits, set by the user within the array sizes above: in BPF as
+ * read-only globals before load, natively as dynpf_parse_native()'s cfg.
+ */
+struct dynpf_parse_cfg {
+	__u8 max_ext;    /* IPv6 extension headers per chain, 1..DYNPF_MAX_EXT */
+	__u8 max_stacks; /* stacks of headers, 1 (no tunnels) ..DYNPF_MAX_STACKS */
+	__u8 pad[2];
+};
+
+#define DYNPF_PARSE_CFG_DEFAULT                                                \
+	((struct dynpf_parse_cfg){ .max_ext = DYNPF_MAX_EXT, .max_stacks = DYNPF_MAX_STACKS })
+
+/*
  * Per-CPU counters: BPF map "dynpf_stats", a per-CPU array indexed by
  * DYNPF_HOOK_*; user space sums the CPUs.
  */

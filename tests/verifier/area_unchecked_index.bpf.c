@@ -20,7 +20,7 @@ int unchecked_index(struct xdp_md *ctx)
 	__u8 i;
 
 	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, NULL);
+	dynpf_cur_init(&c, &dp, NULL, DYNPF_PARSE_CFG_DEFAULT);
 	a = dynpf_cur_area(&c, 14, 40, &buf);
 	if (!a)
 		return XDP_PASS;

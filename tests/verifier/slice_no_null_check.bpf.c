@@ -12,7 +12,7 @@ int no_null_check(struct xdp_md *ctx)
 	const struct dynpf_ethhdr *eth;
 
 	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, NULL);
+	dynpf_cur_init(&c, &dp, NULL, DYNPF_PARSE_CFG_DEFAULT);
 	eth = dynpf_cur_slice(&c, 0, &buf);
 	return eth->proto == 8 ? XDP_DROP : XDP_PASS;
 }

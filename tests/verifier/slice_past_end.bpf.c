@@ -12,7 +12,7 @@ int past_end(struct xdp_md *ctx)
 	const __u8 *h;
 
 	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, NULL);
+	dynpf_cur_init(&c, &dp, NULL, DYNPF_PARSE_CFG_DEFAULT);
 	h = (const __u8 *)dynpf_cur_slice(&c, 0, &buf);
 	if (!h)
 		return XDP_PASS;

@@ -12,7 +12,7 @@ int write_slice(struct xdp_md *ctx)
 	struct dynpf_ethhdr *eth;
 
 	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, NULL);
+	dynpf_cur_init(&c, &dp, NULL, DYNPF_PARSE_CFG_DEFAULT);
 	eth = (struct dynpf_ethhdr *)dynpf_cur_slice(&c, 0, &buf);
 	if (!eth)
 		return XDP_PASS;
