@@ -17,6 +17,10 @@ echo "dynpf: packet parsing on BPF dynptrs, one source for XDP and TC"
 step "$DYNPF" replay pcap-tests/eth_basic.pcap --hook all --check-native \
 	--expect pcap-tests/eth_basic.expect.jsonl
 step "$DYNPF" replay pcap-tests/malformed.pcap --hook xdp --check-native
+printf '\n\033[1m$ %s\033[0m\n' "$DYNPF replay pcap-tests/ipv6_ext.pcap --hook tc --check-native | head -16"
+"$DYNPF" replay pcap-tests/ipv6_ext.pcap --hook tc --check-native | head -16
+printf '\n\033[1m$ %s\033[0m\n' "$DYNPF replay pcap-tests/tunnels.pcap --hook xdp --check-native | head -16"
+"$DYNPF" replay pcap-tests/tunnels.pcap --hook xdp --check-native | head -16
 printf '\n\033[1m$ %s\033[0m\n' "$DYNPF replay pcap-tests/jumbo.pcap --hook xdp-frags | head -12"
 "$DYNPF" replay pcap-tests/jumbo.pcap --hook xdp-frags --check-native | head -12
 printf '\n\033[1m$ %s\033[0m\n' "$DYNPF -j replay pcap-tests/tcp_options.pcap --hook tc | head -1"
