@@ -12,19 +12,6 @@
 #define DYNPF_IPOPT_TS_TYPE 68
 #define DYNPF_IPOPT_RA_TYPE 148
 
-/* type(1) len(1) value; len counts the whole option; EOL ends, NOP pads. */
-static const struct dynpf_tlv_desc dynpf_ipv4_opt_desc = {
-	.family = DYNPF_TLV_IPV4_OPT,
-	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.min_len = 2,
-	.end_type = DYNPF_IPOPT_EOL,
-	.pad1_type = DYNPF_IPOPT_NOP,
-};
-
 /* Decode what a rule may match on: Router Alert, Timestamp, Record Route. */
 dynpf_inline void dynpf_ipv4_opt_decode(struct dynpf_ipv4opt *io, const __u8 *a, __u64 o,
 					__u64 type, __u64 len)

@@ -28,7 +28,6 @@
  * header; type 0 is a lone padding byte; there is no end marker.
  */
 static const struct dynpf_tlv_desc dynpf_ip6_opt_desc = {
-	.family = DYNPF_TLV_IPV6_HBH, /* or _DST / SRH_TLV: the walk says which */
 	.hdr_len = 2,
 	.type_len = 1,
 	.len_off = 1,

@@ -14,20 +14,6 @@
 #define DYNPF_TCPOPT_SACK 5
 #define DYNPF_TCPOPT_TS 8
 
-/* kind(1) len(1) value; len counts the whole option; EOL ends, NOP pads. */
-static const struct dynpf_tlv_desc dynpf_tcp_opt_desc = {
-	.family = DYNPF_TLV_TCP_OPT,
-	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 0,
-	.min_len = 2,
-	.end_type = DYNPF_TCPOPT_EOL,
-	.pad1_type = DYNPF_TCPOPT_NOP,
-};
-
 /*
  * Decode the options a rule may match on; other kinds are only recorded.
  * a is the option area (the cursor's scratch area), o the option's offset in

@@ -19,7 +19,6 @@
 #define DYNPF_TLV_NOTYPE 0xffffffffu
 
 struct dynpf_tlv_desc {
-	__u8 family;    /* DYNPF_TLV_* */
 	__u8 hdr_len;   /* bytes of type + length fields */
 	__u8 type_len;  /* 1, 2 or 3 bytes of type, big endian, at offset 0 */
 	__u8 len_off;   /* offset of the 1-byte length field */
@@ -148,7 +147,24 @@ dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 	}
 }
 
-/* One TLV of it's area: step, record, decode (parsers/tlvstep.h). */
+/*
+ * The layout TCP (RFC 9293) and IPv4 (RFC 791) options share: kind(1)
+ * length(1) value, the length counting the whole option; kind 0 ends the
+ * area, kind 1 is a lone pad byte.
+ */
+static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
+	.hdr_len = 2,
+	.type_len = 1,
+	.len_off = 1,
+	.len_mask = 0xff,
+	.len_unit = 1,
+	.len_adj = 0,
+	.min_len = 2,
+	.end_type = 0,
+	.pad1_type = 1,
+};
+
+/* One TLV of its area: step, record, decode (parsers/tlvstep.h). */
 DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it *it,
 				 struct dynpf_pkt *p);
 

@@ -18,9 +18,8 @@ dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
 {
 	switch (family) {
 	case DYNPF_TLV_TCP_OPT:
-		return &dynpf_tcp_opt_desc;
 	case DYNPF_TLV_IPV4_OPT:
-		return &dynpf_ipv4_opt_desc;
+		return &dynpf_kind_len_desc;
 	case DYNPF_TLV_IPV6_HBH:
 	case DYNPF_TLV_IPV6_DST:
 	case DYNPF_TLV_SRH_TLV:

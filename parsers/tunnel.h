@@ -167,7 +167,6 @@ struct dynpf_genevehdr {
 
 /* class(2) type(1) length(1, low 5 bits, 4-byte words after the header). */
 static const struct dynpf_tlv_desc dynpf_geneve_opt_desc = {
-	.family = DYNPF_TLV_GENEVE_OPT,
 	.hdr_len = 4,
 	.type_len = 3,
 	.len_off = 3,
