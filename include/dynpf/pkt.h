@@ -176,7 +176,7 @@ struct dynpf_l3 {
 	__u8 saddr[16]; /* IPv4 uses the first 4 bytes, network order */
 	__u8 daddr[16];
 	__u8 version;   /* 4 or 6 */
-	__u8 proto;     /* IPv4 protocol / IPv6 next header of the L4 */
+	__u8 proto;     /* IPv4 protocol / the IPv6 fixed header's next header */
 	__u8 ttl;       /* IPv4 TTL / IPv6 hop limit */
 	__u8 tos;       /* IPv4 TOS / IPv6 traffic class (DSCP << 2 | ECN) */
 	__u16 tot_len;  /* IPv4 total length / IPv6 payload length */
