@@ -331,7 +331,8 @@ static uint32_t put_ip6opts(uint8_t *h, uint8_t nexthdr, const uint8_t *opts, ui
 		abort();
 	h[0] = nexthdr;
 	h[1] = len / 8 - 1;
-	memcpy(h + 2, opts, optlen);
+	if (optlen)
+		memcpy(h + 2, opts, optlen);
 	return len;
 }
 
@@ -356,7 +357,8 @@ static uint32_t put_srh(uint8_t *h, uint8_t nexthdr, uint32_t nseg, const uint8_
 		h[8 + 16 * i + 4] = 0x5;
 		h[8 + 16 * i + 15] = i + 1;
 	}
-	memcpy(h + 8 + 16 * nseg, tlvs, tlvlen);
+	if (tlvlen)
+		memcpy(h + 8 + 16 * nseg, tlvs, tlvlen);
 	return len;
 }
 
