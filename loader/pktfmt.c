@@ -514,6 +514,35 @@ static long long iget(json_object *o, const char *k)
 	return json_object_object_get_ex(o, k, &v) ? (long long)json_object_get_int64(v) : 0;
 }
 
+static int is_ext(const char *proto)
+{
+	static const char *const ext[] = { "hopopts", "routing", "fragment", "dstopts", "ah", "esp" };
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (!strcmp(proto, ext[i]))
+			return 1;
+	return 0;
+}
+
+/* " opts [k,k,...]": the types of a TLV list in o[key], in order. */
+static void print_tlv_types(FILE *f, json_object *o, const char *key, const char *type_key)
+{
+	json_object *a, *t;
+	size_t n;
+
+	if (!json_object_object_get_ex(o, key, &a) || !(n = json_object_array_length(a)))
+		return;
+	fprintf(f, " opts [");
+	for (size_t i = 0; i < n; i++) {
+		t = json_object_array_get_idx(a, i);
+		if (json_object_object_get_ex(t, "class", NULL))
+			fprintf(f, "%s%llx:%llx", i ? "," : "", iget(t, "class"), iget(t, type_key));
+		else
+			fprintf(f, "%s%lld", i ? "," : "", iget(t, type_key));
+	}
+	fprintf(f, "]");
+}
+
 /* Text is rendered from the JSON record: one source of truth per field. */
 void dynpf_pkt_print_text(FILE *f, json_object *rec)
 {
@@ -549,16 +578,52 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 			    json_object_object_get_ex(o, "vlans", &v) &&
 			    t < json_object_array_length(v))
 				fprintf(f, "(%lld)", iget(json_object_array_get_idx(v, t), "vid"));
+		} else if (is_ext(proto) && json_object_object_get_ex(sc, "ipv6", &o) &&
+			   json_object_object_get_ex(o, "ext", &v)) {
+			/* the how-many-th extension header of its stack this is */
+			size_t k = 0;
+
+			for (size_t j = 0; j < i; j++) {
+				json_object *lj = json_object_array_get_idx(layers, j);
+
+				k += is_ext(sget(lj, "proto")) &&
+				     iget(lj, "stack") == iget(lay, "stack");
+			}
+			if (k < json_object_array_length(v)) {
+				json_object *e = json_object_array_get_idx(v, k);
+
+				fprintf(f, "(");
+				if (!strcmp(proto, "routing"))
+					fprintf(f, "type %lld left %lld", iget(e, "routing_type"),
+						iget(e, "segments_left"));
+				else if (!strcmp(proto, "fragment"))
+					fprintf(f, "off %lld%s", iget(e, "frag_off"),
+						json_object_object_get_ex(e, "m", &o) &&
+								json_object_get_boolean(o)
+							? " M"
+							: "");
+				else if (!strcmp(proto, "ah") || !strcmp(proto, "esp"))
+					fprintf(f, "spi %lld", iget(e, "spi"));
+				else
+					fprintf(f, "len %lld", iget(e, "len"));
+				print_tlv_types(f, e, !strcmp(proto, "routing") ? "tlvs" : "options",
+						"type");
+				fprintf(f, ")");
+			}
 		} else if (json_object_object_get_ex(sc, proto, &o)) {
-			if (!strcmp(proto, "ipv4") || !strcmp(proto, "ipv6"))
-				fprintf(f, "(%s > %s%s)", sget(o, "src"), sget(o, "dst"),
+			if (!strcmp(proto, "ipv4") || !strcmp(proto, "ipv6")) {
+				fprintf(f, "(%s > %s%s", sget(o, "src"), sget(o, "dst"),
 					!strcmp(proto, "ipv4") && iget(o, "frag_off") ? " frag" : "");
+				print_tlv_types(f, o, "options", "type");
+				fprintf(f, ")");
+			}
 			else if (!strcmp(proto, "tcp"))
-				fprintf(f, "(%lld > %lld %s opts %zu)", iget(o, "sport"),
-					iget(o, "dport"), sget(o, "flag_names"),
-					json_object_object_get_ex(o, "options", &v)
-						? json_object_array_length(v)
-						: 0);
+			{
+				fprintf(f, "(%lld > %lld %s", iget(o, "sport"), iget(o, "dport"),
+					sget(o, "flag_names"));
+				print_tlv_types(f, o, "options", "kind");
+				fprintf(f, ")");
+			}
 			else if (!strcmp(proto, "udp"))
 				fprintf(f, "(%lld > %lld)", iget(o, "sport"), iget(o, "dport"));
 			else if (!strcmp(proto, "icmp") || !strcmp(proto, "icmpv6"))
@@ -566,8 +631,13 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 					iget(o, "code"));
 			else if (!strcmp(proto, "arp"))
 				fprintf(f, "(op %lld)", iget(o, "op"));
-			else if (!strcmp(proto, "vxlan") || !strcmp(proto, "geneve"))
+			else if (!strcmp(proto, "vxlan"))
 				fprintf(f, "(vni %lld)", iget(o, "vni"));
+			else if (!strcmp(proto, "geneve")) {
+				fprintf(f, "(vni %lld", iget(o, "vni"));
+				print_tlv_types(f, o, "options", "type");
+				fprintf(f, ")");
+			}
 			else if (!strcmp(proto, "gtpu"))
 				fprintf(f, "(teid %lld)", iget(o, "teid"));
 		}
