@@ -74,7 +74,10 @@ area agree with dynpf's tlv_len; tshark's own per-type minimum lengths end
 its list without dynpf error (skipped). An options-header option running
 past its header is shown by tshark without complaint: its list running past
 the header length agrees with tlv_len. An AH length below 1 is not checked
-by tshark. With a source route, ipv4 dst is tshark's ip.cur_rt.
+by tshark. Options after one tshark steps over by its own rule (an
+invalid length for the type; a CALIPSO option whose compartment length
+disagrees with its length) are skipped. With a source route, ipv4 dst is
+tshark's ip.cur_rt.
 
 tshark representation handled here: tshark 4.0 shows ip.frag_offset in
 8-byte units (like dynpf); tcp.flags has 12 bits (dynpf: the low byte); EOL
@@ -863,6 +866,16 @@ def tshark_ipv6_options(t):
     return opts
 
 
+def calipso_misread(typ, ln, v):
+    """True for a CALIPSO option (RFC 5570, type 7) whose compartment
+    length disagrees with its option length: tshark 4.0 reads the bitmap by
+    the compartment length and goes on from there, past the option."""
+    if typ != 7 or v is None:
+        return False
+    n = to_int(get(v, "ipv6.opt.calipso.cmpt.length"))
+    return n is not None and 2 + 8 + 4 * n != ln
+
+
 def options_overrun(t, name):
     """True when tshark's option list for an options header runs past the
     header (tshark 4.0 shows such an option without a complaint)."""
@@ -918,11 +931,13 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
             if partial:
                 # tshark shows the option dynpf rejected, or part of it.
                 topts = topts[:len(dopts)]
-            bad = [i for i, (_, _, v) in enumerate(opts)
-                   if has_key(v, "ipv6.opt.invalid_len")]
+            bad = [i for i, (ty, ln, v) in enumerate(opts)
+                   if has_key(v, "ipv6.opt.invalid_len") or
+                   calipso_misread(ty, ln, v)]
             if bad and len(dopts) > bad[0] + 1:
                 # tshark steps over an option with a length it finds wrong
-                # for the type (e.g. Router Alert) by the type's own size.
+                # for the type (e.g. Router Alert) by the type's own size,
+                # and over a CALIPSO option by its compartment length.
                 c.skip(f + "options", "tshark misreads the options after "
                        "one with an invalid length")
                 dopts, topts = dopts[:bad[0] + 1], topts[:bad[0] + 1]
