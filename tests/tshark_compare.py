@@ -404,6 +404,12 @@ class TLayers:
         # names it. Align the two, standing in an empty Obj for those.
         protos = [x for x in (to_str(get(self.frame, "frame.protocols"))
                               or "").split(":") if x and x != "ethertype"]
+        # The JSON names GTP' "gtpprime", frame.protocols "gtp". A layer
+        # frame.protocols does not name at all is a heuristic dissector's
+        # leftover (e.g. "cups" on UDP port 631, which then hands on to
+        # vxlan by the destination port): not a header of the packet.
+        jseq = [("gtp" if k == "gtpprime" else k, v) for k, v in jseq]
+        jseq = [(k, v) for k, v in jseq if k in protos]
         # A protocol dissected inside a layer (an MPTCP option in tcp, the
         # quoted header in icmp) is part of that layer.
         seq = []
@@ -1680,10 +1686,10 @@ def check_error(c, rec, st, d, slayers, names, idx):
             gre_bad_bits(to_int(get(t, "gre.flags_and_version"))):
         c.skip("error", "tshark does not reject GRE routing or reserved "
                "bits")
-    elif err == "bad_version" and err_proto == "gtpu" and \
+    elif err in ("bad_version", "truncated") and err_proto == "gtpu" and \
             (to_int(get(t, "gtp.flags")) or 0) & 0xf0 != 0x30:
         c.skip("error", "tshark dissects other GTP versions and GTP' "
-               "(PT 0) as valid")
+               "(PT 0, 6-byte header) as valid")
     elif err == "truncated" and err_proto == "gtpu" and \
             (to_int(get(t, "gtp.flags")) or 0) & 0x07 in (0x02,):
         c.skip("error", "with only S set, tshark reads the sequence number "
