@@ -225,6 +225,10 @@ static json_object *ext_json(const struct dynpf_pkt *p, const struct dynpf_ext *
 			add(o, "srh_flags", jint(e->srh_flags));
 			add(o, "tag", jint(e->srh_tag));
 			add(o, "tlvs", tlv_json(p, DYNPF_TLV_SRH_TLV, e->layer, "type"));
+			if (e->flags & DYNPF_EXTF_HMAC) {
+				add(o, "hmac_key_id", jint(e->id));
+				add(o, "hmac_d", jbool(e->flags & DYNPF_EXTF_HMAC_D));
+			}
 		}
 		break;
 	case DYNPF_P_FRAGMENT:

@@ -68,6 +68,29 @@ dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64
 	e->unknown_act |= 1 << ((type >> 6) & 3);
 }
 
+/*
+ * Decode an SRH TLV into the routing header's entry. Only the HMAC TLV
+ * (RFC 8754 2.1.2) carries something a rule matches on: the D flag and the
+ * key id, in the 6 bytes before the HMAC itself; a shorter one is only listed.
+ */
+dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
+				       __u64 type, __u64 len)
+{
+	const __u8 *v;
+
+	if (type != DYNPF_SRH_TLV_HMAC || len < 8)
+		return;
+	v = dynpf_area_ptr(a, o, 8, DYNPF_AREA_MAX);
+	if (!v)
+		return;
+	e->flags |= DYNPF_EXTF_HMAC;
+	if (v[2] & 0x80)
+		e->flags |= DYNPF_EXTF_HMAC_D;
+	else
+		e->flags &= ~DYNPF_EXTF_HMAC_D;
+	e->id = dynpf_get_be32(v + 4);
+}
+
 struct dynpf_ip6_ext2 {
 	__u8 nexthdr;
 	__u8 hdrlen; /* in 8-byte units, not counting the first 8 bytes */

@@ -65,6 +65,10 @@ DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it
 		dynpf_ip6_opt_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], a->b, it->toff,
 				     it->type, it->tlen);
 		break;
+	case DYNPF_TLV_SRH_TLV:
+		dynpf_srh_tlv_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], a->b, it->toff,
+				     it->type, it->tlen);
+		break;
 	}
 	return 1;
 }

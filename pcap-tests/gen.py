@@ -352,10 +352,22 @@ def O6(typ, dlen, fill=0xA5):
     return bytes([typ, dlen]) + bytes([fill]) * dlen
 
 
-def HMAC_TLV(key_id, mac):
+def HMAC_TLV(key_id, mac, d=False):
     """SRH HMAC TLV (RFC 8754 2.1.2): D flag/reserved, key id, HMAC."""
-    assert len(mac) == 32
-    return bytes([5, 38]) + b"\0\0" + struct.pack("!I", key_id) + mac
+    assert len(mac) <= 32
+    return (bytes([5, 6 + len(mac), 0x80 if d else 0, 0]) +
+            struct.pack("!I", key_id) + mac)
+
+
+def decode_srh_tlvs(tlvs):
+    """The decoded SRH TLV fields docs/parsing.md defines: an HMAC TLV with
+    at least 6 data bytes gives its key id and D flag; the last one counts."""
+    out = {}
+    for o in tlvs:
+        if o[0] == 5 and o[1] >= 6:
+            out = {"hmac_key_id": struct.unpack("!I", o[4:8])[0],
+                   "hmac_d": bool(o[2] & 0x80)}
+    return out
 
 
 def decode_opts6(opts):
@@ -430,6 +442,7 @@ def srh(nh, segs, segleft, tlvs=(), flags=0, tag=0, bad=None, pad=b"",
     f = {"next_header": nh, "routing_type": 4, "segments_left": segleft,
          "last_entry": le, "srh_flags": flags, "tag": tag,
          "tlvs": [(t, n, base + r) for t, n, r in walked]}
+    f.update(decode_srh_tlvs(tlvs))
     return Spec("routing", total, Raw(load=data), None, f,
                 bad_off=None if bad is None else base + rel)
 
@@ -1730,6 +1743,18 @@ def cap_ipv6_ext():
         "Pad1 PadN(8) HMAC / UDP",
         [srh(17, SEG[:4], 3, [PAD1, O6(0x80, 4, 0x80), PAD1, PADN(8, 4),
                               HMAC_TLV(7, rbytes(32))])], u(), dst=SEG[0])
+    add("SRH 1 segment, HMAC TLV with the D flag, key id 0xdeadbeef, "
+        "16-byte HMAC, then PadN(8) / UDP",
+        [srh(17, SEG[:1], 0, [HMAC_TLV(0xdeadbeef, rbytes(16), d=True),
+                              PADN(8, 4)])], u(), dst=SEG[0])
+    add("SRH 2 segments, two HMAC TLVs (key ids 1 then 2, D flag on the "
+        "first only): the last counts / UDP",
+        [srh(17, SEG[:2], 1, [HMAC_TLV(1, rbytes(8), d=True),
+                              HMAC_TLV(2, rbytes(8)), PADN(8, 4)])], u(),
+        dst=SEG[0])
+    add("SRH 1 segment, HMAC TLV of 4 data bytes (no room for a key id): "
+        "listed, not decoded / UDP",
+        [srh(17, SEG[:1], 0, [O6(5, 4), PADN(10, 4)])], u(), dst=SEG[0])
     add("SRH 4 segments, segments left 0, TLVs unknown(0x7f) + PadN / "
         "ICMPv6 echo",
         [srh(58, SEG[:4], 0, [O6(0x7F, 2), PADN(4, 4)], tag=0xffff)],

@@ -538,6 +538,37 @@ static void test_ipv6_ext(void)
 		}
 	}
 
+	/* SRH HMAC TLV (RFC 8754 2.1.2): the D flag and key id are decoded. */
+	{
+		unsigned char h[8 + 16 + 16 - 2];
+
+		memset(h, 0, sizeof(h));
+		h[0] = 4; /* type; segments left 0, last entry 0: 1 segment */
+		h[22] = 5;  /* HMAC, 14 data bytes: D flag, reserved, key id, 8 bytes */
+		h[23] = 14;
+		h[24] = 0x80;
+		h[26] = 0x01, h[27] = 0x02, h[28] = 0x03, h[29] = 0x04;
+		eth(&f, 0x86dd);
+		ipv6(&f, 43, 40);
+		ext(&f, 59, h, 40);
+		parse(&f);
+		EXPECT_EQ("srh-hmac", P.err, DYNPF_E_OK);
+		EXPECT_EQ("srh-hmac", CH.ext[0].flags & (DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D),
+			  DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D);
+		EXPECT_EQ("srh-hmac", CH.ext[0].id, 0x01020304);
+		EXPECT_EQ("srh-hmac", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 5);
+
+		/* 4 data bytes leave no room for the key id: listed, not decoded. */
+		f.b[14 + 40 + 8 + 16 + 1] = 4;
+		f.b[14 + 40 + 8 + 16 + 6] = 4; /* PadN, 8 data bytes */
+		f.b[14 + 40 + 8 + 16 + 7] = 8;
+		parse(&f);
+		EXPECT_EQ("srh-hmac-short", P.err, DYNPF_E_OK);
+		EXPECT_EQ("srh-hmac-short", CH.ext[0].flags & DYNPF_EXTF_HMAC, 0);
+		EXPECT_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].n, 2);
+		EXPECT_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
+	}
+
 	/* Nine destination options headers: repeated, and the 9th is too deep. */
 	{
 		static const unsigned char pad[6] = { 1, 4, 0, 0, 0, 0 };

@@ -238,6 +238,8 @@ DYNPF_ASSERT_SIZE(struct dynpf_ipv4opt, 8);
 #define DYNPF_EXTF_JUMBO 0x02       /* options: Jumbo Payload present */
 #define DYNPF_EXTF_FRAG_M 0x04      /* fragment: more fragments */
 #define DYNPF_EXTF_SRH 0x08         /* routing: type 4, the SRH fields are valid */
+#define DYNPF_EXTF_HMAC 0x10        /* SRH: HMAC TLV present, key id in dynpf_ext.id */
+#define DYNPF_EXTF_HMAC_D 0x20      /* SRH: the HMAC TLV's D flag */
 
 /* One IPv6 extension header (RFC 8200), in chain order. */
 struct dynpf_ext {
@@ -260,7 +262,7 @@ struct dynpf_ext {
 	__u16 srh_tag;    /* SRH */
 	/* fragment: offset in 8-byte units */
 	__u16 frag_off;
-	__u32 id;         /* fragment identification, or AH/ESP SPI */
+	__u32 id;         /* fragment identification, AH/ESP SPI, or SRH HMAC key id */
 };
 DYNPF_ASSERT_SIZE(struct dynpf_ext, 28);
 
