@@ -20,6 +20,17 @@
  * Before timing, each shape is run once through direct and dynpf and their
  * results compared field by field: the direct parser must do the same work,
  * or the ratio means nothing. A difference is reported, not hidden.
+ *
+ * Then the dynptr primitives, one table after the shapes (--no-primitives
+ * leaves it out, --primitives-only runs it alone). For each hook six
+ * programs of bpf/bench.bpf.c run the syn packet, interleaved and medianed
+ * the same way: empty, ctor (builds the dynptr: bpf_dynptr_from_xdp() or
+ * bpf_dynptr_from_skb()), and one per primitive that builds the dynptr and
+ * then makes N calls of it (bpf_dynptr_slice() of 20 bytes, bpf_dynptr_clone(),
+ * bpf_dynptr_clone() + bpf_dynptr_adjust(), bpf_dynptr_read() of 20 bytes).
+ * The constructor costs ctor - empty, a primitive (prim - ctor) / N. Each
+ * program fails with another return value when a call fails, and a failing
+ * program stops the bench before it is timed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -530,15 +541,34 @@ static const struct bench_hook {
 };
 #define NHOOKS ARRAY_SIZE(hooks)
 
+/* The dynptr primitives' programs; PR_EMPTY is the shapes' empty program. */
+enum { PR_EMPTY, PR_CTOR, PR_SLICE, PR_CLONE, PR_CLONE_ADJUST, PR_READ, NPRIMS };
+static const char *const prim_names[NPRIMS] = { "empty", "ctor", "slice", "clone",
+						"clone_adjust", "read" };
+
+/* The packet they run: shapes[0], syn (74 bytes, the IPv4 header at 14). */
+#define PRIM_SHAPE (&shapes[0])
+
+/* Whether the primitives run: with the shapes (default), not, or alone. */
+enum { PRIMS_ALSO, PRIMS_NO, PRIMS_ONLY };
+
 struct bench_ctx {
 	struct dynpf_bpf *dynpf;
 	struct bench_bpf *ref;
 	int fd[NHOOKS][NVARIANTS];
+	int prim_fd[NHOOKS][NPRIMS];
 	int cpu;	 /* the CPU we are pinned to, or -1 */
 	int ncpus;	 /* possible CPUs: per-CPU map values */
 	void *percpu;	 /* ncpus struct dynpf_pkt, for reading the scratch maps */
 	uint32_t repeat;
 	uint32_t runs;
+	/*
+	 * From the programs' rodata (bpf/bench.bpf.c): calls per primitive
+	 * program, and the bytes each slice or read takes.
+	 */
+	uint32_t prim_calls;
+	uint32_t prim_off;
+	uint32_t prim_len;
 };
 
 struct bench_result {
@@ -555,6 +585,12 @@ struct bench_result {
 	uint32_t ntlv;	      /* TLVs dynpf walked: sum of p->tlv[f].count */
 };
 
+/* One hook's primitive programs: ns per packet, every run and the median. */
+struct prim_result {
+	uint32_t ns[NPRIMS][BENCH_RUNS_MAX];
+	double median[NPRIMS];
+};
+
 static void find_progs(struct bench_ctx *b)
 {
 	struct bench_bpf *r = b->ref;
@@ -566,9 +602,24 @@ static void find_progs(struct bench_ctx *b)
 		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc, d->progs.dynpf_tc_ingress },
 	};
 
-	for (size_t h = 0; h < NHOOKS; h++)
+	const struct bpf_program *pp[NHOOKS][NPRIMS] = {
+		{ r->progs.bench_empty_xdp, r->progs.bench_prim_ctor_xdp,
+		  r->progs.bench_prim_slice_xdp, r->progs.bench_prim_clone_xdp,
+		  r->progs.bench_prim_clone_adjust_xdp, r->progs.bench_prim_read_xdp },
+		{ r->progs.bench_empty_xdp_frags, r->progs.bench_prim_ctor_xdp_frags,
+		  r->progs.bench_prim_slice_xdp_frags, r->progs.bench_prim_clone_xdp_frags,
+		  r->progs.bench_prim_clone_adjust_xdp_frags, r->progs.bench_prim_read_xdp_frags },
+		{ r->progs.bench_empty_tc, r->progs.bench_prim_ctor_tc,
+		  r->progs.bench_prim_slice_tc, r->progs.bench_prim_clone_tc,
+		  r->progs.bench_prim_clone_adjust_tc, r->progs.bench_prim_read_tc },
+	};
+
+	for (size_t h = 0; h < NHOOKS; h++) {
 		for (size_t v = 0; v < NVARIANTS; v++)
 			b->fd[h][v] = bpf_program__fd(p[h][v]);
+		for (size_t k = 0; k < NPRIMS; k++)
+			b->prim_fd[h][k] = bpf_program__fd(pp[h][k]);
+	}
 }
 
 /* One BPF_PROG_TEST_RUN: mean ns per repetition in *ns; -errno on failure. */
@@ -744,6 +795,59 @@ fail:
 	return err;
 }
 
+/*
+ * The primitives on every hook: each program once (a warm-up, and a check
+ * that every call succeeded: the programs return another value when one
+ * fails), then the runs, the programs interleaved, and the medians.
+ */
+static int bench_prims(struct bench_ctx *b, struct prim_result *pr)
+{
+	static uint8_t pkt[BENCH_PKT_MAX];
+	uint32_t len = build_packet(PRIM_SHAPE, pkt), ns;
+	int err;
+
+	for (size_t h = 0; h < NHOOKS; h++) {
+		const struct bench_hook *hk = &hooks[h];
+
+		for (int k = 0; k < NPRIMS; k++) {
+			LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = len,
+				    .repeat = 1);
+
+			if (bpf_prog_test_run_opts(b->prim_fd[h][k], &o)) {
+				err = -errno;
+				p_err("bench: BPF_PROG_TEST_RUN of the %s primitive on %s "
+				      "failed: %s", prim_names[k], hk->name, strerror(-err));
+				return err;
+			}
+			if (o.retval != hk->retval) {
+				p_err("bench: the %s primitive failed on %s (the program "
+				      "returned %d): nothing to time",
+				      prim_names[k], hk->name, (int)o.retval);
+				return -EPROTO;
+			}
+		}
+		pr_info("bench: dynptr primitives on %s: %u runs of %u\n", hk->name, b->runs,
+			b->repeat);
+		for (uint32_t r = 0; r < b->runs; r++) {
+			for (int k = 0; k < NPRIMS; k++) {
+				err = test_run(b->prim_fd[h][k], pkt, len, b->repeat, hk->retval,
+					       &ns);
+				if (err) {
+					if (err != -EPROTO)
+						p_err("bench: BPF_PROG_TEST_RUN of the %s "
+						      "primitive on %s failed: %s",
+						      prim_names[k], hk->name, strerror(-err));
+					return err;
+				}
+				pr[h].ns[k][r] = ns;
+			}
+		}
+		for (int k = 0; k < NPRIMS; k++)
+			pr[h].median[k] = median(pr[h].ns[k], b->runs);
+	}
+	return 0;
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 /* (dynpf - empty) / (direct - empty): the parsers alone, floor removed. */
@@ -771,13 +875,11 @@ static bool ns_per_tlv(const struct bench_result *r, double *out)
 	return true;
 }
 
-static void print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n)
+static void print_shapes_text(const struct bench_result *res, size_t n)
 {
 	bool any_na = false, any_diff = false, any_nodirect = false;
 	double net, pt;
 
-	printf("dynpf bench: BPF_PROG_TEST_RUN, repeat %u, median of %u runs, ns per packet%s\n\n",
-	       b->repeat, b->runs, b->cpu >= 0 ? "" : " (not pinned to a CPU)");
 	printf("%-12s %5s  %-9s %8s %8s %8s %13s %12s %10s %5s %7s\n", "shape", "bytes", "hook",
 	       "empty", "direct", "dynpf", "dynpf/direct", "dynpf/empty", "net ratio", "TLVs",
 	       "ns/TLV");
@@ -847,6 +949,84 @@ static void print_text(const struct bench_ctx *b, const struct bench_result *res
 			       res[i].shape->name, res[i].hook->name);
 }
 
+/*
+ * The rows of the primitives table: (median[prog] - median[base]) / calls,
+ * or / 1 for the constructor, which each program calls once.
+ */
+static const struct prim_row {
+	const char *key;   /* in JSON's "ns_per_call" */
+	const char *label; /* in the text table */
+	bool sized;	   /* reads bench_prim_len bytes at bench_prim_off */
+	int prog, base;
+	bool per_call;
+} prim_rows[] = {
+	{ "constructor", "constructor (from_xdp/from_skb)", false, PR_CTOR, PR_EMPTY, false },
+	{ "slice", "slice", true, PR_SLICE, PR_CTOR, true },
+	{ "clone", "clone", false, PR_CLONE, PR_CTOR, true },
+	{ "clone_adjust", "clone + adjust (bounded view)", false, PR_CLONE_ADJUST, PR_CTOR, true },
+	{ "read", "read", true, PR_READ, PR_CTOR, true },
+	{ "adjust", "adjust (clone+adjust - clone)", false, PR_CLONE_ADJUST, PR_CLONE, true },
+};
+
+static double prim_ns(const struct bench_ctx *b, const struct prim_result *pr,
+		      const struct prim_row *row)
+{
+	double d = pr->median[row->prog] - pr->median[row->base];
+
+	return row->per_call ? d / b->prim_calls : d;
+}
+
+static void print_prims_text(const struct bench_ctx *b, const struct prim_result *pr)
+{
+	char label[64];
+
+	printf("dynptr primitives (ns per call, %u calls per program) %11s %10s %10s\n",
+	       b->prim_calls, hooks[0].name, hooks[1].name, hooks[2].name);
+	for (size_t i = 0; i < ARRAY_SIZE(prim_rows); i++) {
+		const struct prim_row *row = &prim_rows[i];
+
+		if (row->sized)
+			snprintf(label, sizeof(label), "%s %u B at byte %u", row->label,
+				 b->prim_len, b->prim_off);
+		else
+			snprintf(label, sizeof(label), "%s", row->label);
+		printf("%-53s", label);
+		for (size_t h = 0; h < NHOOKS; h++)
+			printf(" %10.2f", prim_ns(b, &pr[h], row));
+		printf("\n");
+	}
+	printf("\n%-53s %10s %10s %10s\n", "program (ns per packet)", hooks[0].name,
+	       hooks[1].name, hooks[2].name);
+	for (int k = 0; k < NPRIMS; k++) {
+		printf("%-53s", prim_names[k]);
+		for (size_t h = 0; h < NHOOKS; h++)
+			printf(" %10.1f", pr[h].median[k]);
+		printf("\n");
+	}
+	printf("\nOn the %s packet (%u bytes). ctor builds the dynptr; each other program\n"
+	       "builds it, then makes %u calls of one primitive (bpf/bench.bpf.c): slice is\n"
+	       "bpf_dynptr_slice() with a buffer, read bpf_dynptr_read(), clone + adjust a\n"
+	       "bpf_dynptr_clone() then bpf_dynptr_adjust() to %u bytes at %u.\n"
+	       "constructor = ctor - empty; a primitive = (program - ctor) / %u; adjust =\n"
+	       "(clone + adjust - clone) / %u. The test run reports whole ns per packet, so\n"
+	       "a figure per call moves in steps of 1/%u ns, and with the VM's noise.\n",
+	       PRIM_SHAPE->name, PRIM_SHAPE->len, b->prim_calls, b->prim_len, b->prim_off,
+	       b->prim_calls, b->prim_calls, b->prim_calls);
+}
+
+static void print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n,
+		       const struct prim_result *pr)
+{
+	printf("dynpf bench: BPF_PROG_TEST_RUN, repeat %u, median of %u runs, ns per packet%s\n\n",
+	       b->repeat, b->runs, b->cpu >= 0 ? "" : " (not pinned to a CPU)");
+	if (n)
+		print_shapes_text(res, n);
+	if (n && pr)
+		printf("\n");
+	if (pr)
+		print_prims_text(b, pr);
+}
+
 static json_object *json_num(double v, const char *fmt)
 {
 	char s[32];
@@ -855,7 +1035,48 @@ static json_object *json_num(double v, const char *fmt)
 	return json_object_new_double_s(v, s);
 }
 
-static void print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n)
+/* "primitives": the packet, the method, and per hook every figure and run. */
+static json_object *prims_json(const struct bench_ctx *b, const struct prim_result *pr)
+{
+	json_object *o = json_object_new_object(), *hk = json_object_new_object();
+
+	json_object_object_add(o, "shape", json_object_new_string(PRIM_SHAPE->name));
+	json_object_object_add(o, "bytes", json_object_new_int64(PRIM_SHAPE->len));
+	json_object_object_add(o, "calls", json_object_new_int64(b->prim_calls));
+	json_object_object_add(o, "offset", json_object_new_int64(b->prim_off));
+	json_object_object_add(o, "length", json_object_new_int64(b->prim_len));
+	json_object_object_add(o, "constructor", json_object_new_string("ctor_ns - empty_ns"));
+	json_object_object_add(o, "per_call",
+			       json_object_new_string("(prog_ns - ctor_ns) / calls"));
+	json_object_object_add(o, "adjust",
+			       json_object_new_string("(clone_adjust_ns - clone_ns) / calls"));
+	for (size_t h = 0; h < NHOOKS; h++) {
+		json_object *one = json_object_new_object(), *per = json_object_new_object();
+		json_object *prog = json_object_new_object(), *runs = json_object_new_object();
+
+		for (size_t i = 0; i < ARRAY_SIZE(prim_rows); i++)
+			json_object_object_add(per, prim_rows[i].key,
+					       json_num(prim_ns(b, &pr[h], &prim_rows[i]), "%.3f"));
+		for (int k = 0; k < NPRIMS; k++) {
+			json_object *a = json_object_new_array();
+
+			json_object_object_add(prog, prim_names[k],
+					       json_num(pr[h].median[k], "%.1f"));
+			for (uint32_t r = 0; r < b->runs; r++)
+				json_object_array_add(a, json_object_new_int64(pr[h].ns[k][r]));
+			json_object_object_add(runs, prim_names[k], a);
+		}
+		json_object_object_add(one, "ns_per_call", per);
+		json_object_object_add(one, "program_ns", prog);
+		json_object_object_add(one, "runs_ns", runs);
+		json_object_object_add(hk, hooks[h].name, one);
+	}
+	json_object_object_add(o, "hooks", hk);
+	return o;
+}
+
+static void print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n,
+		       const struct prim_result *pr)
 {
 	json_object *top = json_object_new_object(), *arr = json_object_new_array();
 	double net, pt;
@@ -925,6 +1146,8 @@ static void print_json(const struct bench_ctx *b, const struct bench_result *res
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(top, "results", arr);
+	if (pr)
+		json_object_object_add(top, "primitives", prims_json(b, pr));
 	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
 	json_object_put(top);
 }
@@ -942,12 +1165,19 @@ static void bench_usage(FILE *f)
 		"ratios. Each figure is the median over the runs of the kernel's mean ns per\n"
 		"repetition. Needs root.\n"
 		"\n"
-		"  --repeat N     repetitions per run (default %d)\n"
-		"  --runs N       runs per figure, the median is reported (default %d)\n"
-		"  --shape NAME   only these shapes; repeat it or give a comma list\n"
-		"                 (default: all)\n"
-		"  -j, --json     one JSON object with every result (as the global -j)\n"
-		"  -h, --help     this text\n"
+		"  --repeat N         repetitions per run (default %d)\n"
+		"  --runs N           runs per figure, the median is reported (default %d)\n"
+		"  --shape NAME       only these shapes; repeat it or give a comma list\n"
+		"                     (default: all)\n"
+		"  --no-primitives    leave out the dynptr primitives table\n"
+		"  --primitives-only  run only the dynptr primitives (no shapes)\n"
+		"  -j, --json         one JSON object with every result (as the global -j)\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"After the shapes, the dynptr primitives: ns per call of the constructor\n"
+		"(bpf_dynptr_from_xdp/skb), bpf_dynptr_slice(), bpf_dynptr_clone(),\n"
+		"bpf_dynptr_clone() + bpf_dynptr_adjust() (a bounded view) and\n"
+		"bpf_dynptr_read(), per hook, on the syn packet.\n"
 		"\n"
 		"Shapes:\n",
 		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT);
@@ -1027,20 +1257,27 @@ static int pin_cpu(void)
 	return cpu;
 }
 
+/* Long options without a short form. */
+enum { OPT_NO_PRIMS = 256, OPT_PRIMS_ONLY };
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "shape", required_argument, NULL, 's' },
+		{ "no-primitives", no_argument, NULL, OPT_NO_PRIMS },
+		{ "primitives-only", no_argument, NULL, OPT_PRIMS_ONLY },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct bench_ctx b = { .repeat = BENCH_REPEAT_DEFAULT, .runs = BENCH_RUNS_DEFAULT };
 	static struct bench_result res[NSHAPES * NHOOKS];
+	static struct prim_result prim_res[NHOOKS];
+	const struct prim_result *pr = NULL;
 	unsigned int mask = 0;
-	int c, err, ret = DYNPF_EXIT_USAGE;
+	int c, err, ret = DYNPF_EXIT_USAGE, prims = PRIMS_ALSO;
 	size_t n = 0;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -1060,6 +1297,16 @@ int cmd_bench(int argc, char **argv)
 			if (parse_shapes(optarg, &mask))
 				return DYNPF_EXIT_USAGE;
 			break;
+		case OPT_NO_PRIMS:
+		case OPT_PRIMS_ONLY:
+			if (prims != PRIMS_ALSO &&
+			    prims != (c == OPT_NO_PRIMS ? PRIMS_NO : PRIMS_ONLY)) {
+				p_err("bench: --no-primitives and --primitives-only exclude "
+				      "each other");
+				return DYNPF_EXIT_USAGE;
+			}
+			prims = c == OPT_NO_PRIMS ? PRIMS_NO : PRIMS_ONLY;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return DYNPF_EXIT_OK;
@@ -1072,7 +1319,13 @@ int cmd_bench(int argc, char **argv)
 		p_err("bench: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
 	}
-	if (!mask)
+	if (prims == PRIMS_ONLY && mask) {
+		p_err("bench: --shape and --primitives-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (prims == PRIMS_ONLY)
+		mask = 0;
+	else if (!mask)
 		mask = (1u << NSHAPES) - 1;
 
 	if (dynpf_probe_kernel())
@@ -1110,6 +1363,9 @@ int cmd_bench(int argc, char **argv)
 		goto destroy_dynpf;
 	}
 	find_progs(&b);
+	b.prim_calls = b.ref->rodata->bench_prim_calls;
+	b.prim_off = b.ref->rodata->bench_prim_off;
+	b.prim_len = b.ref->rodata->bench_prim_len;
 
 	for (size_t s = 0; s < NSHAPES; s++) {
 		if (!(mask & (1u << s)))
@@ -1121,10 +1377,16 @@ int cmd_bench(int argc, char **argv)
 			n++;
 		}
 	}
+	if (prims != PRIMS_NO) {
+		err = bench_prims(&b, prim_res);
+		if (err)
+			goto destroy_ref;
+		pr = prim_res;
+	}
 	if (dynpf_json)
-		print_json(&b, res, n);
+		print_json(&b, res, n, pr);
 	else
-		print_text(&b, res, n);
+		print_text(&b, res, n, pr);
 	ret = DYNPF_EXIT_OK;
 
 destroy_ref:

@@ -187,6 +187,10 @@ fi
 for cmd in replay parse bench; do
 	t "$cmd --help" "$DYNPF" "$cmd" --help
 done
+# A tiny bench: every program loads and runs, exit 0, and the primitives table
+# is printed (t_err with status 0).
+t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \
+	"$DYNPF" bench --repeat 1000 --runs 1
 
 echo "== output and docs stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
