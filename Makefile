@@ -11,7 +11,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-CPPFLAGS += -Iinclude -Iparsers -I$(OUT)
+CPPFLAGS += -Iinclude -Iparsers -Ictrl -I$(OUT)
 LDLIBS   += -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
 OUT      := .output-san
@@ -21,7 +21,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	      -Iinclude -Iparsers -I$(OUT)
+	      -Iinclude -Iparsers -Ictrl -Ibpf -I$(OUT)
 
 ifeq ($(V),1)
 Q :=
@@ -31,7 +31,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h)
+HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h ctrl/*.h bpf/*.h)
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
@@ -44,7 +44,7 @@ NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRC
 .SECONDARY: $(SKELS) $(BPF_OBJS)
 .PHONY: all clean deps check-deps test run bench captures
 
-all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_verifier $(NEG_OBJS)
+all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
 
 # vmlinux.h comes from the running kernel's BTF, at build time, never committed.
 $(OUT)/vmlinux.h: | $(OUT)
@@ -83,6 +83,12 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 $(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
+
+# The control channel and classifier against the real programs (root).
+CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,ctrl.o progs.o log.o) $(OUT)/native.o
+$(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
 
 $(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
 	$(call msg,CC,$@)

@@ -6,9 +6,12 @@
  */
 #include "dynpf/pkt.h"
 #include "graph.h"
+#include "classify.h"
+#include "ctrl.h"
 
 /* TC_ACT_UNSPEC (clsact) and TCX_NEXT (tcx): let the next program decide. */
 #define DYNPF_TC_NEXT (-1)
+#define DYNPF_TC_SHOT 2
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -42,6 +45,15 @@ struct {
 	__type(value, struct dynpf_stats);
 } dynpf_stats SEC(".maps");
 
+/* The verdict of the last packet, per CPU (test runs read it). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_verdict);
+} dynpf_verdicts SEC(".maps");
+
+/* With dynpf_trace_on: one struct dynpf_trace_rec per packet. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
@@ -54,8 +66,26 @@ static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynp
 	s->err[p->err & (DYNPF_STATS_ERR_SLOTS - 1)]++;
 }
 
-static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __u32 ifindex)
+static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct dynpf_pkt *p,
+					    const struct dynpf_verdict *v)
 {
+	struct bpf_dynptr rec;
+
+	if (bpf_ringbuf_reserve_dynptr(&dynpf_trace, sizeof(struct dynpf_trace_rec), 0, &rec)) {
+		bpf_ringbuf_discard_dynptr(&rec, 0);
+		s->trace_lost++;
+		return;
+	}
+	bpf_dynptr_write(&rec, 0, (void *)p, sizeof(*p), 0);
+	bpf_dynptr_write(&rec, offsetof(struct dynpf_trace_rec, v), (void *)v, sizeof(*v), 0);
+	bpf_ringbuf_submit_dynptr(&rec, 0);
+}
+
+/* Parse, classify, count: the verdict (NULL when a map is missing). */
+static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *dp, __u32 hook,
+							__u32 ifindex)
+{
+	struct dynpf_verdict *v;
 	struct dynpf_cursor c;
 	struct dynpf_stats *s;
 	struct dynpf_area *a;
@@ -65,8 +95,9 @@ static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __
 	s = bpf_map_lookup_elem(&dynpf_stats, &hook);
 	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
 	a = bpf_map_lookup_elem(&dynpf_area, &zero);
-	if (!s || !p || !a)
-		return 0;
+	v = bpf_map_lookup_elem(&dynpf_verdicts, &zero);
+	if (!s || !p || !a || !v)
+		return NULL;
 	struct dynpf_parse_cfg cfg = {
 		.max_ext = dynpf_cfg_max_ext,
 		.max_stacks = dynpf_cfg_max_stacks,
@@ -77,9 +108,12 @@ static __always_inline int dynpf_run(const struct bpf_dynptr *dp, __u32 hook, __
 	p->hook = hook;
 	p->ifindex = ifindex;
 	dynpf_count(s, p);
-	if (dynpf_trace_on && bpf_ringbuf_output(&dynpf_trace, p, sizeof(*p), 0))
-		s->trace_lost++;
-	return 0;
+	dynpf_classify(p, v);
+	if (v->sample)
+		dynpf_sample(dp, p, v);
+	if (dynpf_trace_on)
+		dynpf_trace_out(s, p, v);
+	return v;
 }
 
 static __always_inline void dynpf_no_dynptr(__u32 hook)
@@ -94,11 +128,21 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 {
 	struct bpf_dynptr dp;
 
+	struct dynpf_verdict *v;
+
 	if (bpf_dynptr_from_xdp(ctx, 0, &dp)) {
 		dynpf_no_dynptr(hook);
 		return XDP_PASS;
 	}
-	dynpf_run(&dp, hook, ctx->ingress_ifindex);
+	v = dynpf_run(&dp, hook, ctx->ingress_ifindex);
+	if (!v)
+		return XDP_PASS;
+	switch (v->action) {
+	case DYNPF_ACT_DROP:
+		return XDP_DROP;
+	case DYNPF_ACT_REDIRECT:
+		return bpf_redirect(v->arg, 0);
+	}
 	return XDP_PASS;
 }
 
@@ -119,11 +163,23 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 {
 	struct bpf_dynptr dp;
 
+	struct dynpf_verdict *v;
+
 	if (bpf_dynptr_from_skb(skb, 0, &dp)) {
 		dynpf_no_dynptr(hook);
 		return DYNPF_TC_NEXT;
 	}
-	dynpf_run(&dp, hook, skb->ifindex);
+	v = dynpf_run(&dp, hook, skb->ifindex);
+	if (!v)
+		return DYNPF_TC_NEXT;
+	if (v->flags & DYNPF_VF_MARK)
+		skb->mark = v->mark;
+	switch (v->action) {
+	case DYNPF_ACT_DROP:
+		return DYNPF_TC_SHOT;
+	case DYNPF_ACT_REDIRECT:
+		return bpf_redirect(v->arg, 0);
+	}
 	return DYNPF_TC_NEXT;
 }
 

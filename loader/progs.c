@@ -59,17 +59,45 @@ static int on_trace(void *ctx, void *data, size_t size)
 	if (size < sizeof(struct dynpf_pkt))
 		return 0;
 	memcpy(pr->last, data, sizeof(struct dynpf_pkt));
+	if (size >= sizeof(struct dynpf_trace_rec))
+		memcpy(pr->last_v, &((const struct dynpf_trace_rec *)data)->v,
+		       sizeof(struct dynpf_verdict));
+	else
+		memset(pr->last_v, 0, sizeof(struct dynpf_verdict));
 	pr->nrec++;
 	return 0;
 }
 
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg)
+int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 {
+	/* Map sizes must not be 0: a table for id 0 alone holds no rule. */
+	uint32_t ids = max_rules ? max_rules : 1;
+	uint32_t ops = max_rules ? (max_rules < 64 ? 64 : max_rules) : 1;
+	int err = 0;
+
+	if (max_rules > DYNPF_MAX_RULES)
+		return -E2BIG;
+	skel->rodata->dynpf_cfg_max_rules = max_rules;
+	skel->rodata->dynpf_cfg_max_ops = ops;
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rules, 2 * ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ids, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rule_stats, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_buckets, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ops, ops);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_tss, 2 * ids);
+	return err;
+}
+
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
+		     uint32_t max_rules)
+{
+	static struct dynpf_verdict last_v;
 	static struct dynpf_pkt last;
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->last = &last;
+	pr->last_v = &last_v;
 	pr->skel = dynpf_bpf__open();
 	if (!pr->skel) {
 		err = -errno;
@@ -77,6 +105,11 @@ int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_pars
 		return err;
 	}
 	pr->skel->rodata->dynpf_trace_on = trace;
+	err = dynpf_size_rule_maps(pr->skel, max_rules);
+	if (err) {
+		p_err("cannot size the rule tables for %u rules: %s", max_rules, strerror(-err));
+		goto fail;
+	}
 	if (cfg) {
 		pr->skel->rodata->dynpf_cfg_max_ext = cfg->max_ext;
 		pr->skel->rodata->dynpf_cfg_max_stacks = cfg->max_stacks;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dynpf/pkt.h"
+#include "dynpf/ctrl.h"
 
 struct dynpf_bpf;
 struct ring_buffer;
@@ -22,6 +22,7 @@ struct dynpf_progs {
 	uint32_t xdp_linear;
 	struct ring_buffer *rb;
 	struct dynpf_pkt *last; /* the record the last run emitted */
+	struct dynpf_verdict *last_v; /* and its verdict */
 	int nrec;               /* records received by the last run */
 };
 
@@ -31,7 +32,16 @@ struct dynpf_progs {
  */
 int dynpf_probe_kernel(void);
 
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg);
+/*
+ * max_rules: rule ids the rule tables hold (0: none; rules cannot be
+ * loaded). The tables are sized to it: 2 * 192 bytes per id, and the
+ * per-CPU counters.
+ */
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
+		     uint32_t max_rules);
+
+/* Size the rule tables of an opened, not yet loaded object. */
+int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules);
 void dynpf_progs_close(struct dynpf_progs *pr);
 
 enum dynpf_run_result { DYNPF_RUN_OK = 0, DYNPF_RUN_SKIPPED = 1, DYNPF_RUN_ERROR = -1 };

@@ -270,7 +270,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		goto free_pkt;
 	if (o->expect && dynpf_expect_load(o->expect, &exp))
 		goto free_capture;
-	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true, &o->cfg)))
+	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true, &o->cfg, 0)))
 		goto free_expect;
 	pr.xdp_linear = o->xdp_linear;
 	if (!dynpf_json && !o->quiet)

@@ -58,6 +58,18 @@ else
 	ko "unit tests did not report" "$OUT/unit.log"
 fi
 
+echo "== the control channel and the classifier (BPF_PROG_TEST_RUN)"
+if "$BUILD/test_ctrl" >"$OUT/ctrl.log" 2>&1; then :; fi
+read -r cp cf < <(sed -n 's/^test_ctrl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/ctrl.log")
+if [ -n "${cp:-}" ]; then
+	pass=$((pass + cp))
+	fail=$((fail + cf))
+	echo "ok    $cp assertions passed, $cf failed"
+	[ "$cf" = 0 ] || sed 's/^/      | /' "$OUT/ctrl.log" | tail -25
+else
+	ko "test_ctrl did not report" "$OUT/ctrl.log"
+fi
+
 echo "== replay through xdp, xdp.frags and tc, with --expect and --check-native"
 for c in $CAPS; do
 	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q

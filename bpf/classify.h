@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The data path's classifier: after the parse, find the first terminal
+ * rule that matches (in priority order) and the non-terminal rules before
+ * it, in the active side of the rule set (bpf/rules.h), and act.
+ */
+#ifndef DYNPF_BPF_CLASSIFY_H
+#define DYNPF_BPF_CLASSIFY_H
+
+#include "rules.h"
+
+#define DYNPF_NS_PER_S 1000000000ull
+#define DYNPF_MAX_NONTERM 6 /* non-terminal rules acting on one packet */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} dynpf_events SEC(".maps");
+
+/* Bytes of a sampled packet, on their way to dynpf_events. */
+struct dynpf_sample_buf {
+	__u8 b[DYNPF_SAMPLE_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_sample_buf);
+} dynpf_sample_buf SEC(".maps");
+
+/*
+ * A global subprogram: verified once with any rule and any parse result,
+ * not once per place the chain walk reaches it.
+ */
+DYNPF_SUBPROG int dynpf_rule_match_g(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+				     const struct dynpf_cls_view *v)
+{
+	if (!r || !p || !v)
+		return 0;
+	return dynpf_rule_match(r, p, v);
+}
+
+/* Take one packet's worth of credit from a rule's bucket: 1 if it conforms. */
+static __always_inline int dynpf_bucket_take(__u32 id, __u64 rate, __u64 burst)
+{
+	struct dynpf_bucket *b = bpf_map_lookup_elem(&dynpf_buckets, &id);
+	__u64 now = bpf_ktime_get_ns(), cost, cap, credit;
+	int ok;
+
+	if (!b || !rate)
+		return 0;
+	cost = DYNPF_NS_PER_S / rate;
+	if (!cost)
+		cost = 1;
+	cap = cost * burst;
+	bpf_spin_lock(&b->lock);
+	credit = b->credit + (now - b->last);
+	if (credit > cap)
+		credit = cap;
+	b->last = now;
+	ok = credit >= cost;
+	if (ok)
+		credit -= cost;
+	b->credit = credit;
+	bpf_spin_unlock(&b->lock);
+	return ok;
+}
+
+static __always_inline void dynpf_rule_count(__u32 id, __u32 len)
+{
+	struct dynpf_rule_stats *s = bpf_map_lookup_elem(&dynpf_rule_stats, &id);
+
+	if (s) {
+		s->packets++;
+		s->bytes += len;
+	}
+}
+
+/* The first cap bytes of the packet and its parse result, to dynpf_events. */
+static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const struct dynpf_pkt *p,
+					 const struct dynpf_verdict *v)
+{
+	struct dynpf_sample_buf *buf;
+	struct dynpf_sample hdr = {};
+	struct bpf_dynptr ev;
+	__u32 zero = 0, cap;
+
+	buf = bpf_map_lookup_elem(&dynpf_sample_buf, &zero);
+	if (!buf)
+		return;
+	cap = v->sample_len;
+	if (cap > p->pkt_len)
+		cap = p->pkt_len;
+	if (cap > DYNPF_SAMPLE_MAX)
+		cap = DYNPF_SAMPLE_MAX;
+	if (bpf_dynptr_read(buf->b, cap, pkt, 0, 0))
+		cap = 0;
+	hdr.rule = v->sample;
+	hdr.ifindex = p->ifindex;
+	hdr.pkt_len = p->pkt_len;
+	hdr.cap_len = cap;
+	hdr.ts_ns = bpf_ktime_get_ns();
+	hdr.hook = p->hook;
+	if (bpf_ringbuf_reserve_dynptr(&dynpf_events, sizeof(hdr) + sizeof(*p) + cap, 0, &ev)) {
+		bpf_ringbuf_discard_dynptr(&ev, 0);
+		return;
+	}
+	bpf_dynptr_write(&ev, 0, &hdr, sizeof(hdr), 0);
+	bpf_dynptr_write(&ev, sizeof(hdr), (void *)p, sizeof(*p), 0);
+	if (cap)
+		bpf_dynptr_write(&ev, sizeof(hdr) + sizeof(*p), buf->b, cap, 0);
+	bpf_ringbuf_submit_dynptr(&ev, 0);
+}
+
+/* ARP, and ICMPv6 neighbour and router discovery (types 133-137). */
+static __always_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p,
+					   const struct dynpf_cls_view *v)
+{
+	if (p->st[0].l2.ethertype == DYNPF_ETH_P_ARP)
+		return 1;
+	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
+	       p->st[0].l4.icmp_type <= 137;
+}
+
+/* The classifier's working state for one packet: too big for the stack. */
+#define DYNPF_COLL_SLOTS 8 /* >= DYNPF_MAX_NONTERM, a power of 2 */
+struct dynpf_cls_scratch {
+	struct dynpf_key keys[DYNPF_MAX_STACKS];
+	struct dynpf_tss_key hk;
+	struct dynpf_cls_view view;
+	__u32 side;
+	__u32 best;      /* the best terminal rule so far, 0: none */
+	__u32 best_prio;
+	__u32 nc;        /* non-terminal matches in coll[] */
+	__u32 coll[DYNPF_COLL_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_cls_scratch);
+} dynpf_cls_scratch SEC(".maps");
+
+/*
+ * All slots taken: keep the DYNPF_MAX_NONTERM first in (prio, id) order, so
+ * the ones that act are the first that match, whatever the tuple order.
+ */
+static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id,
+					       __u32 prio)
+{
+	__u32 worst = 0, worst_prio = 0, slot = 0, k;
+
+	for (k = 0; k < DYNPF_MAX_NONTERM; k++) {
+		__u32 cid = cs->coll[k];
+		struct dynpf_rule_ent *c = dynpf_rule_ent(cs->side, cid);
+
+		if (c && (!worst || dynpf_before(worst_prio, worst, c->r.prio, cid))) {
+			worst = cid;
+			worst_prio = c->r.prio;
+			slot = k;
+		}
+	}
+	if (worst && dynpf_before(prio, id, worst_prio, worst))
+		cs->coll[slot & (DYNPF_COLL_SLOTS - 1)] = id;
+}
+
+/*
+ * Walk one chain from rule id: chains are in (prio, id) order, so stop at
+ * the first rule that cannot beat the best match, or at the first terminal
+ * match; collect the non-terminal matches on the way.
+ */
+DYNPF_SUBPROG int dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p, __u32 id)
+{
+	struct dynpf_rule_ent *e;
+	__u32 side, j;
+
+	if (!cs || !p)
+		return 0;
+	side = cs->side & 1;
+	bpf_for(j, 0, DYNPF_MAX_RULES) {
+		if (!id)
+			break;
+		e = dynpf_rule_ent(side, id);
+		if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
+			break;
+		if (dynpf_rule_match_g(&e->r, p, &cs->view)) {
+			if (e->terminal) {
+				cs->best = id;
+				cs->best_prio = e->r.prio;
+				break;
+			}
+			if (cs->nc < DYNPF_MAX_NONTERM)
+				cs->coll[cs->nc++ & (DYNPF_COLL_SLOTS - 1)] = id;
+			else
+				dynpf_coll_replace(cs, id, e->r.prio);
+		}
+		id = e->next;
+	}
+	return 0;
+}
+
+/*
+ * The non-terminal rules found before the terminal one act, in (prio, id)
+ * order. Returns DYNPF_ACT_DROP when a limit rule drops the packet.
+ */
+DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
+				struct dynpf_verdict *out)
+{
+	struct dynpf_rule_ent *e;
+	__u32 i, k, side;
+
+	if (!cs || !p || !out)
+		return 0;
+	side = cs->side & 1;
+	bpf_for(i, 0, DYNPF_MAX_NONTERM) {
+		__u32 pick = 0, pick_prio = 0xffffffff, slot = 0;
+
+		for (k = 0; k < DYNPF_MAX_NONTERM; k++) {
+			__u32 id = cs->coll[k];
+			struct dynpf_rule_ent *c;
+
+			if (!id)
+				continue;
+			c = dynpf_rule_ent(side, id);
+			if (c && dynpf_before(c->r.prio, id, pick_prio, pick)) {
+				pick = id;
+				pick_prio = c->r.prio;
+				slot = k;
+			}
+		}
+		if (!pick)
+			break;
+		cs->coll[slot & (DYNPF_COLL_SLOTS - 1)] = 0;
+		if (!dynpf_before(pick_prio, pick, cs->best_prio, cs->best))
+			continue;
+		e = dynpf_rule_ent(side, pick);
+		if (!e)
+			continue;
+		dynpf_rule_count(pick, p->pkt_len);
+		if (out->nmatch < DYNPF_MAX_NONTERM)
+			out->match[out->nmatch++ % DYNPF_MAX_NONTERM] = pick;
+		switch (e->r.action) {
+		case DYNPF_ACT_MARK:
+			out->mark = e->r.arg;
+			out->flags |= DYNPF_VF_MARK;
+			break;
+		case DYNPF_ACT_SAMPLE:
+			/* The caller sends it: a global subprogram cannot keep a
+			 * dynptr argument across a spill. */
+			if (!out->sample &&
+			    dynpf_bucket_take(pick, e->r.sample_rate, e->r.sample_rate)) {
+				out->sample = pick;
+				out->sample_len = e->r.sample_len;
+			}
+			break;
+		case DYNPF_ACT_LIMIT:
+			if (!dynpf_bucket_take(pick, e->r.arg, e->r.burst)) {
+				out->rule = pick;
+				out->action = DYNPF_ACT_DROP;
+				return DYNPF_ACT_DROP;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Classify the packet p with the active rule set: fills out and returns the
+ * terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). A global subprogram,
+ * like the two above, so each loop is verified once on its own.
+ */
+DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out)
+{
+	struct dynpf_cls_scratch *cs;
+	struct dynpf_rule_ent *e;
+	struct dynpf_state *st;
+	__u32 side, hi, i, zero = 0;
+	__u8 action;
+
+	if (!p || !out)
+		return DYNPF_ACT_PASS;
+	__builtin_memset(out, 0, sizeof(*out));
+	out->action = DYNPF_ACT_PASS;
+	st = dynpf_state_get();
+	cs = bpf_map_lookup_elem(&dynpf_cls_scratch, &zero);
+	if (!st || !cs)
+		return DYNPF_ACT_PASS;
+	side = st->active & 1;
+	out->gen = st->side_gen[side];
+	action = st->default_action[side];
+	if (action)
+		out->action = action;
+	dynpf_cls_view_init(&cs->view, p);
+	if (!st->arp_nd_rules[side] && dynpf_is_arp_nd(p, &cs->view)) {
+		out->action = DYNPF_ACT_PASS;
+		return DYNPF_ACT_PASS;
+	}
+	hi = st->tuples_hi[side];
+	if (!hi)
+		return out->action;
+	cs->side = side;
+	cs->best = 0;
+	cs->best_prio = 0xffffffff;
+	cs->nc = 0;
+	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
+	dynpf_pkt_key(&cs->keys[0], p, &cs->view, 0);
+	dynpf_pkt_key(&cs->keys[1], p, &cs->view, 1);
+
+	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
+		struct dynpf_tuple *tu;
+		__u32 *head;
+
+		if (i >= hi)
+			break;
+		tu = dynpf_tuple(side, i);
+		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
+			continue;
+		cs->hk.slot = side * DYNPF_MAX_TUPLES + i;
+		cs->hk.pad = 0;
+		/* The tuple's stack is kept in its mask's pad byte. */
+		dynpf_key_and(&cs->hk.k, &cs->keys[tu->mask.pad & 1], &tu->mask);
+		cs->hk.k.pad = 0;
+		head = bpf_map_lookup_elem(&dynpf_tss, &cs->hk);
+		if (head)
+			dynpf_chain(cs, p, *head);
+	}
+	if (cs->nc && dynpf_nonterm(cs, p, out) == DYNPF_ACT_DROP)
+		return DYNPF_ACT_DROP;
+	if (!cs->best)
+		return out->action;
+	e = dynpf_rule_ent(side, cs->best);
+	if (!e)
+		return out->action;
+	dynpf_rule_count(cs->best, p->pkt_len);
+	out->rule = cs->best;
+	out->action = e->r.action;
+	out->arg = e->r.arg;
+	return e->r.action;
+}
+
+#endif /* DYNPF_BPF_CLASSIFY_H */

@@ -1,0 +1,791 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The control channel's BPF side: dynpf_drain, a SEC("syscall") program the
+ * producer runs with BPF_PROG_TEST_RUN after writing a batch of messages
+ * into dynpf_ctrl (BPF_MAP_TYPE_USER_RINGBUF). It validates every field of
+ * every message, stages the changes of a transaction, applies them at
+ * commit to the inactive side of the rule set and flips the active side
+ * (bpf/rules.h), and writes one ack per message on dynpf_acks.
+ *
+ * A run drains at most args.max_msgs messages and stops after a commit (the
+ * commit is applied after the drain returns, outside its callback), so the
+ * acks of one run always fit in dynpf_acks: the producer reads them all
+ * before the next run.
+ */
+#ifndef DYNPF_BPF_CTRL_H
+#define DYNPF_BPF_CTRL_H
+
+#include "rules.h"
+
+#define EPERM 1
+#define ENOENT 2
+#define EAGAIN 11
+#define EEXIST 17
+#define ENOSPC 28
+#define EPROTO 71
+#define EMSGSIZE 90
+#define E2BIG 7
+#define EBUSY 16
+
+#define DYNPF_ACK_MAX_RUN 4096 /* acks one run may write */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} dynpf_ctrl SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 18); /* > DYNPF_ACK_MAX_RUN acks of 48 bytes */
+} dynpf_acks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_TXN_OPS);
+	__type(key, __u32);
+	__type(value, struct dynpf_op);
+} dynpf_ops SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, struct dynpf_id_state);
+} dynpf_ids SEC(".maps");
+
+/* (mask, stack) pairs the open transaction adds: the tuple budget. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_TUPLES);
+	__type(key, __u32);
+	__type(value, struct dynpf_key);
+} dynpf_txn_masks SEC(".maps");
+
+union dynpf_msg {
+	struct dynpf_msg_hdr h;
+	struct dynpf_msg_rule_add add;
+	struct dynpf_msg_rule_del del;
+	struct dynpf_msg_txn txn;
+	struct dynpf_msg_set set;
+	struct dynpf_msg_counter_reset reset;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, union dynpf_msg);
+} dynpf_msgbuf SEC(".maps");
+
+/* The synchronisation map: updating it makes the kernel wait for an RCU
+ * grace period (map-in-map updates do), which the producer does after a
+ * commit and before the next run. */
+struct dynpf_sync_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_sync_inner SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct dynpf_sync_inner);
+} dynpf_sync SEC(".maps") = {
+	.values = { [0] = &dynpf_sync_inner },
+};
+
+/* Keys too big for the stack of the drain's call chain: one slot per
+ * function that needs them (the drain runs on one CPU at a time). */
+struct dynpf_ctrl_tmp {
+	struct dynpf_key k;
+	struct dynpf_key mask;
+	struct dynpf_tss_key hk;
+};
+#define DYNPF_TMP_ADD 0
+#define DYNPF_TMP_UNLINK 1
+#define DYNPF_TMP_BUDGET 2
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 3);
+	__type(key, __u32);
+	__type(value, struct dynpf_ctrl_tmp);
+} dynpf_ctrl_tmp SEC(".maps");
+
+static __always_inline struct dynpf_ctrl_tmp *dynpf_tmp(__u32 slot)
+{
+	return bpf_map_lookup_elem(&dynpf_ctrl_tmp, &slot);
+}
+
+/* The program's context (BPF_PROG_TEST_RUN ctx_in / ctx_out). */
+struct dynpf_drain_args {
+	__u32 synced;   /* in: a grace period passed since the last commit */
+	__u32 max_msgs; /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN) */
+	__u32 drained;  /* out: messages taken from the ring */
+	__s32 err;      /* out: 0, or -EAGAIN: the last commit awaits `synced` */
+};
+
+struct dynpf_drain_ctx {
+	struct dynpf_state *st;
+	__u32 n;
+	__u32 max;
+	__u32 commit;   /* a TXN_COMMIT was taken: apply after the drain */
+	__u64 commit_seq;
+};
+
+/* ---- the rule set: applying staged ops to one side ---------------------- */
+
+/*
+ * The rule's key and mask, and the tuple identity: the stack in mask.pad.
+ * Global subprograms (like dynpf_rule_check_g): verified once, for any rule,
+ * instead of along every path of the drain that reaches them.
+ */
+DYNPF_SUBPROG int dynpf_rule_tuple_key(const struct dynpf_rule *r, struct dynpf_key *k,
+				       struct dynpf_key *mask)
+{
+	if (!r || !k || !mask)
+		return -EINVAL;
+	dynpf_rule_key(r, k, mask);
+	mask->pad = r->m.stack;
+	return 0;
+}
+
+DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
+{
+	if (!r || !field)
+		return -EINVAL;
+	return dynpf_rule_check(r, field);
+}
+
+static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
+{
+	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_tuple *tu;
+	int free = -1;
+	__u32 t;
+
+	if (!st)
+		return -1;
+	bpf_for(t, 0, DYNPF_MAX_TUPLES) {
+		tu = dynpf_tuple(side, t);
+		if (!tu)
+			break;
+		if (tu->used) {
+			if (dynpf_key_eq(&tu->mask, mask))
+				return t;
+		} else if (free < 0) {
+			free = t;
+		}
+	}
+	if (!alloc || free < 0)
+		return -1;
+	tu = dynpf_tuple(side, free);
+	if (!tu)
+		return -1;
+	tu->mask = *mask;
+	tu->nrules = 0;
+	tu->min_prio = 0xffffffff;
+	tu->used = 1;
+	st->ntuples[side & 1]++;
+	if ((__u32)free >= st->tuples_hi[side & 1])
+		st->tuples_hi[side & 1] = free + 1;
+	return free;
+}
+
+static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent *e)
+{
+	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_UNLINK);
+	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_tuple *tu;
+	__u32 *head, prev, j;
+
+	if (!st || !tmp)
+		return;
+	dynpf_rule_tuple_key(&e->r, &tmp->k, &tmp->mask);
+	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
+	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + e->tuple;
+	tmp->hk.k = tmp->k;
+	head = bpf_map_lookup_elem(&dynpf_tss, &tmp->hk);
+	if (head) {
+		if (*head == id) {
+			if (e->next)
+				*head = e->next;
+			else
+				bpf_map_delete_elem(&dynpf_tss, &tmp->hk);
+		} else {
+			prev = *head;
+			bpf_for(j, 0, DYNPF_MAX_RULES) {
+				struct dynpf_rule_ent *pe = dynpf_rule_ent(side, prev);
+
+				if (!pe)
+					break;
+				if (pe->next == id) {
+					pe->next = e->next;
+					break;
+				}
+				prev = pe->next;
+				if (!prev)
+					break;
+			}
+		}
+	}
+	tu = dynpf_tuple(side, e->tuple);
+	if (tu && tu->nrules && !--tu->nrules) {
+		tu->used = 0;
+		tu->min_prio = 0xffffffff;
+		if (st->ntuples[side & 1])
+			st->ntuples[side & 1]--;
+	}
+	e->valid = 0;
+	e->next = 0;
+	if (st->nrules[side & 1])
+		st->nrules[side & 1]--;
+}
+
+static __always_inline void dynpf_zero_rule_stats(__u32 id)
+{
+	__u32 cpu;
+
+	bpf_for(cpu, 0, 4096) {
+		struct dynpf_rule_stats *s = bpf_map_lookup_percpu_elem(&dynpf_rule_stats, &id, cpu);
+
+		if (!s)
+			break;
+		s->packets = 0;
+		s->bytes = 0;
+	}
+}
+
+/*
+ * Add rule r to one side. first: the commit's own application (the
+ * counters and buckets are shared by both sides: set them up once).
+ */
+static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, int first)
+{
+	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_ADD);
+	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_rule_ent *e, *other;
+	__u32 id = r->id, *head, prev = 0, cur, j;
+	struct dynpf_tuple *tu;
+	int t;
+
+	e = dynpf_rule_ent(side, id);
+	if (!st || !e || !tmp)
+		return;
+	if (e->valid)
+		dynpf_unlink(side, id, e);
+	if (first) {
+		other = dynpf_rule_ent(side ^ 1, id);
+		if (!other || !other->valid)
+			dynpf_zero_rule_stats(id);
+		if (r->action == DYNPF_ACT_LIMIT || r->action == DYNPF_ACT_SAMPLE) {
+			struct dynpf_bucket *b = bpf_map_lookup_elem(&dynpf_buckets, &id);
+
+			if (b) {
+				b->credit = 0xffffffffffffull; /* full: capped at use */
+				b->last = bpf_ktime_get_ns();
+			}
+		}
+	}
+	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
+	t = dynpf_tuple_find(side, &tmp->mask, 1);
+	if (t < 0)
+		return; /* the budget was checked when the rule was staged */
+	tu = dynpf_tuple(side, t);
+	if (!tu)
+		return;
+	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
+	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + t;
+	tmp->hk.k = tmp->k;
+	e->r = *r;
+	e->tuple = t;
+	e->terminal = dynpf_act_terminal(r->action);
+	e->valid = 1;
+	e->next = 0;
+	head = bpf_map_lookup_elem(&dynpf_tss, &tmp->hk);
+	cur = head ? *head : 0;
+	/* Keep the chain in (prio, id) order. */
+	bpf_for(j, 0, DYNPF_MAX_RULES) {
+		struct dynpf_rule_ent *ce;
+
+		if (!cur)
+			break;
+		ce = dynpf_rule_ent(side, cur);
+		if (!ce || dynpf_before(r->prio, id, ce->r.prio, cur))
+			break;
+		prev = cur;
+		cur = ce->next;
+	}
+	e->next = cur;
+	if (prev) {
+		struct dynpf_rule_ent *pe = dynpf_rule_ent(side, prev);
+
+		if (pe)
+			pe->next = id;
+	} else {
+		bpf_map_update_elem(&dynpf_tss, &tmp->hk, &id, BPF_ANY);
+	}
+	tu->nrules++;
+	if (r->prio < tu->min_prio)
+		tu->min_prio = r->prio;
+	st->nrules[side & 1]++;
+}
+
+static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u32 side, int first)
+{
+	__u32 i, n = st->nops;
+
+	bpf_for(i, 0, DYNPF_MAX_TXN_OPS) {
+		struct dynpf_rule_ent *e;
+		struct dynpf_op *op;
+
+		if (i >= n)
+			break;
+		op = bpf_map_lookup_elem(&dynpf_ops, &i);
+		if (!op)
+			break;
+		switch (op->type) {
+		case DYNPF_MSG_RULE_ADD:
+			dynpf_apply_add(side, &op->rule, first);
+			break;
+		case DYNPF_MSG_RULE_DEL:
+			e = dynpf_rule_ent(side, op->id);
+			if (e && e->valid)
+				dynpf_unlink(side, op->id, e);
+			break;
+		case DYNPF_MSG_SET:
+			if (op->id == DYNPF_SET_DEFAULT_ACTION)
+				st->default_action[side & 1] = op->value;
+			else if (op->id == DYNPF_SET_PASS_ARP_ND)
+				st->arp_nd_rules[side & 1] = !op->value;
+			break;
+		case DYNPF_MSG_COUNTER_RESET:
+			if (!first)
+				break;
+			if (op->id) {
+				dynpf_zero_rule_stats(op->id);
+			} else {
+				__u32 r;
+
+				bpf_for(r, 1, DYNPF_MAX_RULES) {
+					e = dynpf_rule_ent(side, r);
+					if (e && e->valid)
+						dynpf_zero_rule_stats(r);
+				}
+			}
+			break;
+		}
+	}
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+/* Does rule id exist, with the staged changes of the open transaction? */
+static __always_inline int dynpf_id_exists(struct dynpf_state *st, __u32 id)
+{
+	struct dynpf_id_state *s = bpf_map_lookup_elem(&dynpf_ids, &id);
+	struct dynpf_rule_ent *e;
+
+	if (s && s->txn == st->txn_id)
+		return s->state == DYNPF_IDS_ADDED;
+	e = dynpf_rule_ent(st->active, id);
+	return e && e->valid;
+}
+
+static __always_inline void dynpf_id_set(struct dynpf_state *st, __u32 id, __u32 state)
+{
+	struct dynpf_id_state *s = bpf_map_lookup_elem(&dynpf_ids, &id);
+
+	if (s) {
+		s->txn = st->txn_id;
+		s->state = state;
+	}
+}
+
+static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st)
+{
+	__u32 i = st->nops;
+
+	if (i >= DYNPF_MAX_TXN_OPS || i >= dynpf_cfg_max_ops)
+		return NULL;
+	return bpf_map_lookup_elem(&dynpf_ops, &i);
+}
+
+/* Is the rule's tuple there, or within the budget? Counts it if new. */
+static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dynpf_rule *r)
+{
+	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_BUDGET);
+	__u32 i;
+
+	if (!tmp)
+		return -E2BIG;
+	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
+	if (dynpf_tuple_find(st->active, &tmp->mask, 0) >= 0)
+		return 0;
+	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
+		struct dynpf_key *m;
+
+		if (i >= st->new_masks)
+			break;
+		m = bpf_map_lookup_elem(&dynpf_txn_masks, &i);
+		if (m && dynpf_key_eq(m, &tmp->mask))
+			return 0;
+	}
+	if (st->ntuples[st->active & 1] + st->new_masks >= DYNPF_MAX_TUPLES)
+		return -E2BIG;
+	i = st->new_masks;
+	if (bpf_map_update_elem(&dynpf_txn_masks, &i, &tmp->mask, BPF_ANY))
+		return -E2BIG;
+	st->new_masks++;
+	return 0;
+}
+
+static __noinline int dynpf_msg_rule_add(struct dynpf_state *st,
+					      const struct dynpf_msg_rule_add *m, __u16 *field)
+{
+	struct dynpf_op *op;
+	int err;
+
+	err = dynpf_rule_check_g(&m->rule, field);
+	if (err)
+		return err;
+	if (m->rule.id >= dynpf_cfg_max_rules) {
+		*field = DYNPF_F_ID;
+		return -ERANGE; /* beyond the capacity this load was given */
+	}
+	if (dynpf_id_exists(st, m->rule.id)) {
+		*field = DYNPF_F_ID;
+		return -EEXIST;
+	}
+	op = dynpf_op_next(st);
+	if (!op) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	err = dynpf_tuple_budget(st, &m->rule);
+	if (err) {
+		*field = DYNPF_F_TUPLES;
+		return err;
+	}
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = DYNPF_MSG_RULE_ADD;
+	op->id = m->rule.id;
+	op->rule = m->rule;
+	st->nops++;
+	st->added++;
+	dynpf_id_set(st, m->rule.id, DYNPF_IDS_ADDED);
+	return 0;
+}
+
+static __always_inline int dynpf_msg_rule_del(struct dynpf_state *st,
+					      const struct dynpf_msg_rule_del *m, __u16 *field)
+{
+	struct dynpf_op *op;
+
+	*field = DYNPF_F_ID;
+	if (m->id == 0 || m->id >= DYNPF_MAX_RULES)
+		return -EINVAL;
+	if (m->pad) {
+		*field = DYNPF_F_PAD;
+		return -EINVAL;
+	}
+	if (!dynpf_id_exists(st, m->id))
+		return -ENOENT;
+	op = dynpf_op_next(st);
+	if (!op) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = DYNPF_MSG_RULE_DEL;
+	op->id = m->id;
+	st->nops++;
+	st->deleted++;
+	dynpf_id_set(st, m->id, DYNPF_IDS_DELETED);
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+static __always_inline int dynpf_msg_set(struct dynpf_state *st, const struct dynpf_msg_set *m,
+					 __u16 *field)
+{
+	struct dynpf_op *op;
+
+	*field = DYNPF_F_PAD;
+	if (m->pad)
+		return -EINVAL;
+	*field = DYNPF_F_VALUE;
+	switch (m->key) {
+	case DYNPF_SET_DEFAULT_ACTION:
+		if (m->value != DYNPF_ACT_PASS && m->value != DYNPF_ACT_DROP)
+			return -EINVAL;
+		break;
+	case DYNPF_SET_PASS_ARP_ND:
+		if (m->value > 1)
+			return -EINVAL;
+		break;
+	default:
+		*field = DYNPF_F_KEY;
+		return -EINVAL;
+	}
+	op = dynpf_op_next(st);
+	if (!op) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = DYNPF_MSG_SET;
+	op->id = m->key;
+	op->value = m->value;
+	st->nops++;
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+static __always_inline int dynpf_msg_reset(struct dynpf_state *st,
+					   const struct dynpf_msg_counter_reset *m, __u16 *field)
+{
+	struct dynpf_op *op;
+
+	*field = DYNPF_F_PAD;
+	if (m->pad)
+		return -EINVAL;
+	*field = DYNPF_F_ID;
+	if (m->id >= DYNPF_MAX_RULES)
+		return -EINVAL;
+	if (m->id && !dynpf_id_exists(st, m->id))
+		return -ENOENT;
+	op = dynpf_op_next(st);
+	if (!op) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = DYNPF_MSG_COUNTER_RESET;
+	op->id = m->id;
+	st->nops++;
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+static __always_inline __u32 dynpf_msg_size(__u32 type)
+{
+	switch (type) {
+	case DYNPF_MSG_RULE_ADD:
+		return sizeof(struct dynpf_msg_rule_add);
+	case DYNPF_MSG_RULE_DEL:
+		return sizeof(struct dynpf_msg_rule_del);
+	case DYNPF_MSG_TXN_BEGIN:
+	case DYNPF_MSG_TXN_COMMIT:
+	case DYNPF_MSG_TXN_ABORT:
+		return sizeof(struct dynpf_msg_txn);
+	case DYNPF_MSG_SET:
+		return sizeof(struct dynpf_msg_set);
+	case DYNPF_MSG_COUNTER_RESET:
+		return sizeof(struct dynpf_msg_counter_reset);
+	}
+	return 0;
+}
+
+/* The whole message, by its type's constant size (the verifier's way). */
+static __always_inline int dynpf_msg_read(union dynpf_msg *m, __u32 type, struct bpf_dynptr *dp)
+{
+	switch (type) {
+	case DYNPF_MSG_RULE_ADD:
+		return bpf_dynptr_read(m, sizeof(m->add), dp, 0, 0);
+	case DYNPF_MSG_RULE_DEL:
+		return bpf_dynptr_read(m, sizeof(m->del), dp, 0, 0);
+	case DYNPF_MSG_SET:
+		return bpf_dynptr_read(m, sizeof(m->set), dp, 0, 0);
+	case DYNPF_MSG_COUNTER_RESET:
+		return bpf_dynptr_read(m, sizeof(m->reset), dp, 0, 0);
+	}
+	return bpf_dynptr_read(m, sizeof(m->txn), dp, 0, 0);
+}
+
+static __always_inline void dynpf_ack(const struct dynpf_ack_commit *a, __u32 size)
+{
+	struct bpf_dynptr dp;
+
+	if (bpf_ringbuf_reserve_dynptr(&dynpf_acks, size, 0, &dp)) {
+		bpf_ringbuf_discard_dynptr(&dp, 0);
+		return;
+	}
+	bpf_dynptr_write(&dp, 0, (void *)a, size, 0);
+	bpf_ringbuf_submit_dynptr(&dp, 0);
+}
+
+/* One message: validate, stage or act, and ack (a commit acks later). */
+static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *dc)
+{
+	struct dynpf_state *st = dc->st;
+	struct dynpf_ack_commit a = {};
+	__u32 zero = 0, size, want;
+	union dynpf_msg *m;
+	__u16 field = DYNPF_F_NONE;
+	int err = 0;
+
+	m = bpf_map_lookup_elem(&dynpf_msgbuf, &zero);
+	if (!m)
+		return 1;
+	__builtin_memset(m, 0, sizeof(*m));
+	size = bpf_dynptr_size(dp);
+	if (size < sizeof(struct dynpf_msg_hdr) ||
+	    bpf_dynptr_read(&m->h, sizeof(m->h), dp, 0, 0)) {
+		field = DYNPF_F_SIZE;
+		err = -EMSGSIZE;
+		goto ack;
+	}
+	a.a.seq = m->h.seq;
+	a.a.type = m->h.type;
+	if (m->h.version != DYNPF_CTRL_VERSION) {
+		field = DYNPF_F_VERSION;
+		err = -EPROTO;
+		goto ack;
+	}
+	want = dynpf_msg_size(m->h.type);
+	if (!want) {
+		field = DYNPF_F_TYPE;
+		err = -EINVAL;
+		goto ack;
+	}
+	if (size != want || m->h.size != want) {
+		field = DYNPF_F_SIZE;
+		err = -EMSGSIZE;
+		goto ack;
+	}
+	if (dynpf_msg_read(m, m->h.type, dp)) {
+		field = DYNPF_F_SIZE;
+		err = -EMSGSIZE;
+		goto ack;
+	}
+	if (m->h.type != DYNPF_MSG_TXN_BEGIN && !st->txn_open) {
+		/* Every change is part of a transaction. */
+		field = DYNPF_F_TXN;
+		err = m->h.type == DYNPF_MSG_TXN_ABORT ? -ENOENT : -EPERM;
+		goto ack;
+	}
+	switch (m->h.type) {
+	case DYNPF_MSG_TXN_BEGIN:
+		if (st->txn_open) {
+			field = DYNPF_F_TXN;
+			err = -EBUSY;
+			break;
+		}
+		if (st->journal) {
+			field = DYNPF_F_TXN;
+			err = -EAGAIN;
+			break;
+		}
+		st->txn_open = 1;
+		st->txn_failed = 0;
+		st->txn_id++;
+		st->nops = 0;
+		st->new_masks = 0;
+		st->added = 0;
+		st->deleted = 0;
+		break;
+	case DYNPF_MSG_RULE_ADD:
+		err = dynpf_msg_rule_add(st, &m->add, &field);
+		break;
+	case DYNPF_MSG_RULE_DEL:
+		err = dynpf_msg_rule_del(st, &m->del, &field);
+		break;
+	case DYNPF_MSG_SET:
+		err = dynpf_msg_set(st, &m->set, &field);
+		break;
+	case DYNPF_MSG_COUNTER_RESET:
+		err = dynpf_msg_reset(st, &m->reset, &field);
+		break;
+	case DYNPF_MSG_TXN_ABORT:
+		st->txn_open = 0;
+		st->nops = 0;
+		break;
+	case DYNPF_MSG_TXN_COMMIT:
+		if (st->txn_failed) {
+			/* A refused message: nothing of the transaction. */
+			st->txn_open = 0;
+			st->nops = 0;
+			field = DYNPF_F_TXN;
+			err = -EINVAL;
+			break;
+		}
+		dc->commit = 1;
+		dc->commit_seq = m->h.seq;
+		return 1; /* applied and acked after the drain */
+	}
+	if (err && st->txn_open)
+		st->txn_failed = 1;
+ack:
+	a.a.err = err;
+	a.a.field = field;
+	a.a.gen = st->gen;
+	a.a.size = sizeof(a.a);
+	dynpf_ack(&a, sizeof(a.a));
+	return 0;
+}
+
+static long dynpf_drain_cb(struct bpf_dynptr *dp, void *data)
+{
+	struct dynpf_drain_ctx *dc = data;
+
+	dynpf_msg(dp, dc);
+	dc->n++;
+	return dc->commit || dc->n >= dc->max;
+}
+
+SEC("syscall")
+int dynpf_drain(struct dynpf_drain_args *args)
+{
+	struct dynpf_drain_ctx dc = {};
+	struct dynpf_ack_commit a = {};
+	struct dynpf_state *st;
+	long n;
+
+	st = dynpf_state_get();
+	if (!st)
+		return -1;
+	args->drained = 0;
+	args->err = 0;
+	if (st->journal) {
+		/* The last commit's changes, to the side packets left. */
+		if (!args->synced) {
+			args->err = -EAGAIN;
+			return 0;
+		}
+		dynpf_apply_ops(st, st->active ^ 1, 0);
+		st->journal = 0;
+		st->nops = 0;
+	}
+	dc.st = st;
+	dc.max = args->max_msgs;
+	if (dc.max == 0 || dc.max > DYNPF_ACK_MAX_RUN)
+		dc.max = DYNPF_ACK_MAX_RUN;
+	n = bpf_user_ringbuf_drain(&dynpf_ctrl, dynpf_drain_cb, &dc, 0);
+	args->drained = n > 0 ? n : 0;
+	if (n < 0)
+		args->err = n;
+	if (!dc.commit)
+		return 0;
+	/* Commit: the staged ops to the inactive side, then flip. */
+	dynpf_apply_ops(st, st->active ^ 1, 1);
+	st->gen++;
+	st->side_gen[(st->active ^ 1) & 1] = st->gen;
+	st->active ^= 1;
+	st->journal = 1;
+	st->txn_open = 0;
+	a.a.seq = dc.commit_seq;
+	a.a.type = DYNPF_MSG_TXN_COMMIT;
+	a.a.gen = st->gen;
+	a.a.size = sizeof(a);
+	a.nrules = st->nrules[st->active & 1];
+	a.ntuples = st->ntuples[st->active & 1];
+	a.added = st->added;
+	a.deleted = st->deleted;
+	dynpf_ack(&a, sizeof(a));
+	return 0;
+}
+
+#endif /* DYNPF_BPF_CTRL_H */

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The rule set in BPF maps, shared by the drain program (bpf/ctrl.h) and
+ * the data path (bpf/classify.h).
+ *
+ * Two copies ("sides") of the rule set: the data path reads the active one
+ * only; the drain program changes only the inactive one, then flips
+ * dynpf_state.active. A packet reads `active` once, so it is classified by
+ * one whole rule set. The changes of the last commit are kept (the staged
+ * ops) and applied to the other side at the next drain run, once the
+ * producer says an RCU grace period has passed since the flip (no packet
+ * can still be reading that side; see loader/ctrl.c).
+ *
+ * Classifier: tuple space search. Rules are grouped by the mask of their
+ * key (struct dynpf_key: interface, stack, family, protocol, exact ports,
+ * address prefixes). Per group ("tuple") a hash map entry per masked key
+ * heads a chain of the rules with that key, sorted by priority. A packet
+ * costs one hash lookup per tuple, whatever the number of rules, and a
+ * tuple whose best priority cannot beat the best match so far is skipped.
+ * Chosen over bit-vector search (cost grows with the rule count, in words
+ * per field) and decision trees (rebuilt in user space, not updated rule by
+ * rule in BPF): a rule add or delete is one chain insert or unlink.
+ */
+#ifndef DYNPF_BPF_RULES_H
+#define DYNPF_BPF_RULES_H
+
+#include "dynpf/ctrl.h"
+#include "match.h"
+
+struct dynpf_state {
+	__u32 active;        /* the side packets read: 0 or 1 */
+	__u32 gen;           /* +1 per commit */
+	__u32 side_gen[2];   /* the generation each side holds */
+	__u32 nrules[2];
+	__u32 tuples_hi[2];  /* tuple slots in use: 0 .. tuples_hi - 1 */
+	__u32 ntuples[2];
+	__u8 default_action[2]; /* 0 or DYNPF_ACT_PASS: pass; DYNPF_ACT_DROP */
+	__u8 arp_nd_rules[2];   /* 0: ARP and ND pass before any rule (the
+				 * default; `set pass-arp-nd off` makes it 1) */
+	__u8 txn_open;
+	__u8 txn_failed;
+	__u8 journal;        /* staged ops still to apply to the inactive side */
+	__u8 pad;
+	__u32 txn_id;        /* +1 per TXN_BEGIN */
+	__u32 nops;          /* staged ops of the open (or last) transaction */
+	__u32 new_masks;     /* masks the open transaction adds */
+	__u32 added;
+	__u32 deleted;
+};
+
+/* A staged change (the drain validated it; the commit applies it). */
+struct dynpf_op {
+	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
+	__u8 pad[3];
+	__u32 id;    /* rule id; SET: the key */
+	__u64 value; /* SET */
+	struct dynpf_rule rule;
+};
+
+struct dynpf_rule_ent {
+	struct dynpf_rule r;
+	__u32 next;  /* the next rule id in the chain, 0 at the end */
+	__u8 valid;
+	__u8 tuple;
+	__u8 terminal;
+	__u8 pad;
+};
+
+struct dynpf_tuple {
+	struct dynpf_key mask;
+	__u32 nrules;
+	__u32 min_prio; /* no rule of the tuple has a lower priority */
+	__u8 used;
+	__u8 pad[7];
+};
+
+struct dynpf_tss_key {
+	__u32 slot;  /* side * DYNPF_MAX_TUPLES + tuple */
+	__u32 pad;
+	struct dynpf_key k;
+};
+
+/* Per rule id, during a transaction: what the staged ops did to it. */
+#define DYNPF_IDS_ADDED 1
+#define DYNPF_IDS_DELETED 2
+struct dynpf_id_state {
+	__u32 txn;
+	__u32 state;
+};
+
+/* A token bucket (limit and sample rates), in nanoseconds of credit. */
+struct dynpf_bucket {
+	struct bpf_spin_lock lock;
+	__u32 pad;
+	__u64 credit; /* ns worth of packets: one packet costs 1e9 / rate */
+	__u64 last;   /* bpf_ktime_get_ns() of the last refill */
+};
+
+
+/*
+ * The rule capacity of this load: rule ids below dynpf_cfg_max_rules, and
+ * as many staged messages per transaction as dynpf_cfg_max_ops. The loader
+ * sizes the maps below to match (bpf_map__set_max_entries): a test run of
+ * a capture without rules does not allocate 50 MB of rule tables.
+ */
+const volatile __u32 dynpf_cfg_max_rules = DYNPF_MAX_RULES;
+const volatile __u32 dynpf_cfg_max_ops = DYNPF_MAX_TXN_OPS;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_state);
+} dynpf_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, struct dynpf_rule_ent);
+} dynpf_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
+	__type(key, __u32);
+	__type(value, struct dynpf_tuple);
+} dynpf_tuples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2 * DYNPF_MAX_RULES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct dynpf_tss_key);
+	__type(value, __u32);
+} dynpf_tss SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, struct dynpf_rule_stats);
+} dynpf_rule_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, struct dynpf_bucket);
+} dynpf_buckets SEC(".maps");
+
+static __always_inline struct dynpf_state *dynpf_state_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&dynpf_state, &zero);
+}
+
+/* Both sides of a rule are next to each other: the map is 2 * capacity. */
+static __always_inline struct dynpf_rule_ent *dynpf_rule_ent(__u32 side, __u32 id)
+{
+	__u32 k = (id & (DYNPF_MAX_RULES - 1)) * 2 + (side & 1);
+
+	return bpf_map_lookup_elem(&dynpf_rules, &k);
+}
+
+static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 side, __u32 t)
+{
+	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
+
+	return bpf_map_lookup_elem(&dynpf_tuples, &k);
+}
+
+/* (prio, id) order: is rule a before rule b? */
+static __always_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b)
+{
+	return prio_a < prio_b || (prio_a == prio_b && id_a < id_b);
+}
+
+#endif /* DYNPF_BPF_RULES_H */

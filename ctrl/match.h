@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What a rule means, in one place for the BPF programs and for user space:
+ * the validation of a rule (every field of a RULE_ADD message is checked
+ * here, by the drain program and by `dynpf rules check`), the match of a
+ * rule against a parse result, and the key a rule and a packet have in the
+ * classifier's tuple space (bpf/classify.h).
+ *
+ * dynpf_rule_match() alone defines whether a rule matches: the tuple space
+ * only finds candidates, and a rule that matches a packet always has its key
+ * equal to the packet's key under its mask (dynpf_rule_key()), so no match
+ * is missed. The native build runs the same function over every rule in
+ * priority order: the reference the BPF classifier is tested against.
+ */
+#ifndef DYNPF_CTRL_MATCH_H
+#define DYNPF_CTRL_MATCH_H
+
+#include "common.h"
+#include "dynpf/ctrl.h"
+
+#ifndef EINVAL
+#define EINVAL 22
+#endif
+#ifndef ERANGE
+#define ERANGE 34
+#endif
+
+/* The classifier's key: the fields a rule can match exactly or by prefix. */
+struct dynpf_key {
+	union {
+		struct {
+			__u32 ifindex;
+			__u8 stack;
+			__u8 family;
+			__u8 proto;
+			__u8 pad;
+			__u16 sport;
+			__u16 dport;
+			__u32 pad2;
+			__u8 src[16];
+			__u8 dst[16];
+		};
+		__u64 w[6];
+	};
+};
+_Static_assert(sizeof(struct dynpf_key) == 48, "dynpf_key");
+
+/* Per stack, what the parse found: computed once per packet. */
+struct dynpf_cls_stack {
+	__u8 l3;    /* 4, 6, or 0: no IP header */
+	__u8 l4;    /* DYNPF_P_TCP, _UDP, _ICMP, _ICMPV6, or 0 */
+	__u8 proto; /* IPv4 protocol / IPv6 upper-layer header (valid with l3) */
+	__u8 l2;    /* 1: an Ethernet header */
+};
+
+struct dynpf_cls_view {
+	struct dynpf_cls_stack s[DYNPF_MAX_STACKS];
+};
+
+#define DYNPF_NERRORS 8 /* DYNPF_E_OK .. DYNPF_E_BAD_HDR */
+
+/*
+ * The upper-layer protocol of an IPv6 stack: the next header after the
+ * hop-by-hop, routing, fragment, destination options and AH headers; ESP
+ * (50) ends the chain, as it does for nft's `meta l4proto`.
+ */
+dynpf_inline __u8 dynpf_ip6_upper(const struct dynpf_stack *st)
+{
+	__u8 proto = st->l3.proto;
+	__u32 i;
+
+	for (i = 0; i < DYNPF_MAX_EXT; i++) {
+		const struct dynpf_ext *e = &st->ip6.ext[i];
+
+		if (i >= st->ip6.n || e->proto == DYNPF_P_ESP)
+			break;
+		proto = e->nexthdr;
+	}
+	return proto;
+}
+
+/*
+ * A subprogram in BPF: on the caller's stack, clang would index v->s[] by
+ * or-ing the stack index into the frame pointer, which the verifier refuses.
+ */
+DYNPF_SUBPROG int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
+{
+	__u32 i;
+
+	if (!v || !p)
+		return 0;
+	__builtin_memset(v, 0, sizeof(*v));
+	for (i = 0; i < DYNPF_MAX_LAYERS; i++) {
+		const struct dynpf_layer *l = &p->layers[i];
+		struct dynpf_cls_stack *s;
+
+		if (i >= p->nlayers)
+			break;
+		s = &v->s[l->stack & (DYNPF_MAX_STACKS - 1)];
+		switch (l->proto) {
+		case DYNPF_P_ETH:
+			s->l2 = 1;
+			break;
+		case DYNPF_P_IPV4:
+			if (!s->l3)
+				s->l3 = 4;
+			break;
+		case DYNPF_P_IPV6:
+			if (!s->l3)
+				s->l3 = 6;
+			break;
+		case DYNPF_P_TCP:
+		case DYNPF_P_UDP:
+		case DYNPF_P_ICMP:
+		case DYNPF_P_ICMPV6:
+			if (s->l3 && !s->l4)
+				s->l4 = l->proto;
+			break;
+		}
+	}
+	for (i = 0; i < DYNPF_MAX_STACKS; i++) {
+		const struct dynpf_stack *st = &p->st[i];
+
+		if (v->s[i].l3 == 4)
+			v->s[i].proto = st->l3.proto;
+		else if (v->s[i].l3 == 6)
+			v->s[i].proto = dynpf_ip6_upper(st);
+	}
+	return 0;
+}
+
+dynpf_inline int dynpf_has_ports(__u8 l4)
+{
+	return l4 == DYNPF_P_TCP || l4 == DYNPF_P_UDP;
+}
+
+/* The packet's key for the rules of one stack. */
+dynpf_inline void dynpf_pkt_key(struct dynpf_key *k, const struct dynpf_pkt *p,
+				const struct dynpf_cls_view *v, __u32 stack)
+{
+	const struct dynpf_cls_stack *cs = &v->s[stack & (DYNPF_MAX_STACKS - 1)];
+	const struct dynpf_stack *st = &p->st[stack & (DYNPF_MAX_STACKS - 1)];
+
+	__builtin_memset(k, 0, sizeof(*k));
+	k->ifindex = p->ifindex;
+	k->stack = stack;
+	if (cs->l3) {
+		k->family = cs->l3;
+		k->proto = cs->proto;
+		__builtin_memcpy(k->src, st->l3.saddr, 16);
+		__builtin_memcpy(k->dst, st->l3.daddr, 16);
+		if (cs->l3 == 4) {
+			/* Only the first 4 bytes are the address. */
+			__builtin_memset(k->src + 4, 0, 12);
+			__builtin_memset(k->dst + 4, 0, 12);
+		}
+	}
+	if (dynpf_has_ports(cs->l4)) {
+		k->sport = st->l4.sport;
+		k->dport = st->l4.dport;
+	}
+}
+
+dynpf_inline void dynpf_prefix_mask(__u8 *mask, __u32 plen)
+{
+	__u32 i;
+
+	for (i = 0; i < 16; i++) {
+		if (plen >= 8 * (i + 1))
+			mask[i] = 0xff;
+		else if (plen > 8 * i)
+			mask[i] = (__u8)(0xff << (8 - (plen - 8 * i)));
+		else
+			mask[i] = 0;
+	}
+}
+
+/*
+ * A rule's key and mask: what a matching packet's key must equal under the
+ * mask. Exact fields and prefixes only; ranges and everything else are left
+ * to dynpf_rule_match().
+ */
+dynpf_inline void dynpf_rule_key(const struct dynpf_rule *r, struct dynpf_key *k,
+				 struct dynpf_key *mask)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 i;
+
+	__builtin_memset(k, 0, sizeof(*k));
+	__builtin_memset(mask, 0, sizeof(*mask));
+	mask->stack = 0xff;
+	k->stack = m->stack;
+	if (m->fields & DYNPF_M_IFINDEX) {
+		mask->ifindex = 0xffffffff;
+		k->ifindex = m->ifindex;
+	}
+	if (m->fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST)) {
+		mask->family = 0xff;
+		k->family = m->family;
+	}
+	if (m->fields & DYNPF_M_PROTO) {
+		mask->proto = 0xff;
+		k->proto = m->proto;
+	}
+	if ((m->fields & DYNPF_M_SPORT) && m->sport_lo == m->sport_hi) {
+		mask->sport = 0xffff;
+		k->sport = m->sport_lo;
+	}
+	if ((m->fields & DYNPF_M_DPORT) && m->dport_lo == m->dport_hi) {
+		mask->dport = 0xffff;
+		k->dport = m->dport_lo;
+	}
+	if (m->fields & DYNPF_M_SRC)
+		dynpf_prefix_mask(mask->src, m->src_plen);
+	if (m->fields & DYNPF_M_DST)
+		dynpf_prefix_mask(mask->dst, m->dst_plen);
+	for (i = 0; i < 16; i++) {
+		k->src[i] = m->src[i] & mask->src[i];
+		k->dst[i] = m->dst[i] & mask->dst[i];
+	}
+}
+
+dynpf_inline void dynpf_key_and(struct dynpf_key *out, const struct dynpf_key *k,
+				const struct dynpf_key *mask)
+{
+	out->w[0] = k->w[0] & mask->w[0];
+	out->w[1] = k->w[1] & mask->w[1];
+	out->w[2] = k->w[2] & mask->w[2];
+	out->w[3] = k->w[3] & mask->w[3];
+	out->w[4] = k->w[4] & mask->w[4];
+	out->w[5] = k->w[5] & mask->w[5];
+}
+
+dynpf_inline int dynpf_key_eq(const struct dynpf_key *a, const struct dynpf_key *b)
+{
+	return a->w[0] == b->w[0] && a->w[1] == b->w[1] && a->w[2] == b->w[2] &&
+	       a->w[3] == b->w[3] && a->w[4] == b->w[4] && a->w[5] == b->w[5];
+}
+
+/* IPv6 extension header protocol number -> DYNPF_P_*, or 0. */
+dynpf_inline __u32 dynpf_ext_of_ipproto(__u32 n)
+{
+	switch (n) {
+	case 0:
+		return DYNPF_P_HOPOPTS;
+	case 43:
+		return DYNPF_P_ROUTING;
+	case 44:
+		return DYNPF_P_FRAGMENT;
+	case 60:
+		return DYNPF_P_DSTOPTS;
+	case 51:
+		return DYNPF_P_AH;
+	case 50:
+		return DYNPF_P_ESP;
+	}
+	return 0;
+}
+
+/* Is a TLV of this family and type in the packet (any header, any stack)? */
+dynpf_inline int dynpf_tlv_present(const struct dynpf_pkt *p, const struct dynpf_stack *st,
+				   const struct dynpf_tlv_test *t)
+{
+	const struct dynpf_tlv_list *l;
+	__u32 i;
+
+	if (t->family == DYNPF_TT_EXT) {
+		__u32 e = dynpf_ext_of_ipproto(t->type);
+
+		return e && (st->ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
+	}
+	if (t->family >= DYNPF_TLV_NFAM)
+		return 0;
+	l = &p->tlv[t->family];
+	if (!(l->seen[(t->type >> 6) & 3] & (1ull << (t->type & 63))))
+		return 0;
+	if (t->family != DYNPF_TLV_GENEVE_OPT)
+		return 1;
+	/* Geneve: the bitmap holds the low 8 bits of class << 8 | type; the
+	 * list has the whole of the first DYNPF_MAX_TLVS options. */
+	for (i = 0; i < DYNPF_MAX_TLVS; i++) {
+		if (i >= l->n)
+			break;
+		if (l->ent[i].type == t->type)
+			return 1;
+	}
+	return 0;
+}
+
+/* A decoded value of the packet, for a value test; 0: the packet has none. */
+dynpf_inline int dynpf_pkt_val(const struct dynpf_pkt *p, const struct dynpf_stack *st,
+			       const struct dynpf_cls_stack *cs, __u32 field, __u32 *out)
+{
+	const struct dynpf_tun *tun = &p->st[0].tun;
+	__u32 i;
+
+	switch (field) {
+	case DYNPF_V_MSS:
+		if (cs->l4 != DYNPF_P_TCP || !(st->l4.opts & DYNPF_TCPO_MSS))
+			return 0;
+		*out = st->l4.mss;
+		return 1;
+	case DYNPF_V_WSCALE:
+		if (cs->l4 != DYNPF_P_TCP || !(st->l4.opts & DYNPF_TCPO_WSCALE))
+			return 0;
+		*out = st->l4.wscale;
+		return 1;
+	case DYNPF_V_VNI:
+		if (tun->proto != DYNPF_P_VXLAN && tun->proto != DYNPF_P_GENEVE)
+			return 0;
+		*out = tun->vni;
+		return 1;
+	case DYNPF_V_TEID:
+		if (tun->proto != DYNPF_P_GTPU)
+			return 0;
+		*out = tun->key;
+		return 1;
+	case DYNPF_V_GRE_KEY:
+		if (tun->proto != DYNPF_P_GRE || !(tun->flags & 0x2000))
+			return 0;
+		*out = tun->key;
+		return 1;
+	case DYNPF_V_MPLS_LABEL:
+		if (!p->st[0].mpls.n)
+			return 0;
+		*out = p->st[0].mpls.lse[0] >> 12;
+		return 1;
+	case DYNPF_V_SEGLEFT:
+		for (i = 0; i < DYNPF_MAX_EXT; i++) {
+			if (i >= st->ip6.n)
+				break;
+			if (st->ip6.ext[i].proto == DYNPF_P_ROUTING) {
+				*out = st->ip6.ext[i].segleft;
+				return 1;
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+dynpf_inline int dynpf_prefix_eq(const __u8 *a, const __u8 *pfx, __u32 plen)
+{
+	__u8 mask[16];
+	__u32 i;
+
+	dynpf_prefix_mask(mask, plen);
+	for (i = 0; i < 16; i++)
+		if ((a[i] & mask[i]) != pfx[i])
+			return 0;
+	return 1;
+}
+
+/* Does rule r match the packet? The one definition (see the top). */
+dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+				  const struct dynpf_cls_view *v)
+{
+	const struct dynpf_match *m = &r->m;
+	const struct dynpf_cls_stack *cs = &v->s[m->stack & (DYNPF_MAX_STACKS - 1)];
+	const struct dynpf_stack *st = &p->st[m->stack & (DYNPF_MAX_STACKS - 1)];
+	__u32 f = m->fields, i;
+
+	if ((f & DYNPF_M_IFINDEX) && p->ifindex != m->ifindex)
+		return 0;
+	if ((f & DYNPF_M_ERROR) && p->err != m->error)
+		return 0;
+	if (f & (DYNPF_M_ETH_SRC | DYNPF_M_ETH_DST | DYNPF_M_ETHERTYPE | DYNPF_M_VLAN)) {
+		if (!cs->l2)
+			return 0;
+		if ((f & DYNPF_M_ETH_SRC) && __builtin_memcmp(st->l2.src, m->eth_src, 6))
+			return 0;
+		if ((f & DYNPF_M_ETH_DST) && __builtin_memcmp(st->l2.dst, m->eth_dst, 6))
+			return 0;
+		if ((f & DYNPF_M_ETHERTYPE) && st->l2.ethertype != m->ethertype)
+			return 0;
+		if ((f & DYNPF_M_VLAN) &&
+		    (!st->l2.nvlan || (st->l2.vlan_tci[0] & 0xfff) != m->vlan))
+			return 0;
+	}
+	if (f & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST | DYNPF_M_PROTO | DYNPF_M_FRAG |
+		 DYNPF_M_TTL | DYNPF_M_DSCP)) {
+		if (!cs->l3)
+			return 0;
+		if ((f & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST)) && cs->l3 != m->family)
+			return 0;
+		if ((f & DYNPF_M_SRC) && !dynpf_prefix_eq(st->l3.saddr, m->src, m->src_plen))
+			return 0;
+		if ((f & DYNPF_M_DST) && !dynpf_prefix_eq(st->l3.daddr, m->dst, m->dst_plen))
+			return 0;
+		if ((f & DYNPF_M_PROTO) && cs->proto != m->proto)
+			return 0;
+		if ((f & DYNPF_M_TTL) && (st->l3.ttl < m->ttl_lo || st->l3.ttl > m->ttl_hi))
+			return 0;
+		if ((f & DYNPF_M_DSCP) && (st->l3.tos >> 2) != m->dscp)
+			return 0;
+		if (f & DYNPF_M_FRAG) {
+			__u8 fr = st->l3.frag;
+
+			switch (m->frag) {
+			case DYNPF_MF_NOT:
+				if (fr & DYNPF_FRAG_IS_FRAG)
+					return 0;
+				break;
+			case DYNPF_MF_ANY:
+				if (!(fr & DYNPF_FRAG_IS_FRAG))
+					return 0;
+				break;
+			case DYNPF_MF_FIRST:
+				if (!(fr & DYNPF_FRAG_IS_FRAG) || (fr & DYNPF_FRAG_NONFIRST))
+					return 0;
+				break;
+			case DYNPF_MF_NONFIRST:
+				if (!(fr & DYNPF_FRAG_NONFIRST))
+					return 0;
+				break;
+			default:
+				return 0;
+			}
+		}
+	}
+	if (f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) {
+		if (!dynpf_has_ports(cs->l4))
+			return 0;
+		if ((f & DYNPF_M_SPORT) &&
+		    (st->l4.sport < m->sport_lo || st->l4.sport > m->sport_hi))
+			return 0;
+		if ((f & DYNPF_M_DPORT) &&
+		    (st->l4.dport < m->dport_lo || st->l4.dport > m->dport_hi))
+			return 0;
+	}
+	if (f & DYNPF_M_TCP_FLAGS) {
+		if (cs->l4 != DYNPF_P_TCP ||
+		    (st->l4.flags & m->tcp_flags_mask) != m->tcp_flags)
+			return 0;
+	}
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		if (i >= m->ntlv)
+			break;
+		if (dynpf_tlv_present(p, st, &m->tlv[i]) == m->tlv[i].neg)
+			return 0;
+	}
+	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+		__u32 val;
+
+		if (i >= m->nval)
+			break;
+		if (!dynpf_pkt_val(p, st, cs, m->val[i].field, &val) || val < m->val[i].lo ||
+		    val > m->val[i].hi)
+			return 0;
+	}
+	return 1;
+}
+
+dynpf_inline int dynpf_act_terminal(__u32 action)
+{
+	switch (action) {
+#define DYNPF_X_CASE(n, v, t, term)                                            \
+	case v:                                                                \
+		return term;
+		DYNPF_ACTIONS(DYNPF_X_CASE)
+#undef DYNPF_X_CASE
+	}
+	return 0;
+}
+
+dynpf_inline int dynpf_zero(const __u8 *b, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; i < 16; i++) {
+		if (i >= n)
+			break;
+		if (b[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* Are the bits of a past the prefix length all zero? */
+dynpf_inline int dynpf_host_bits_zero(const __u8 *a, __u32 plen)
+{
+	__u8 mask[16];
+	__u32 i;
+
+	dynpf_prefix_mask(mask, plen);
+	for (i = 0; i < 16; i++)
+		if (a[i] & ~mask[i])
+			return 0;
+	return 1;
+}
+
+#define DYNPF_REFUSE(fld)                                                      \
+	do {                                                                   \
+		*field = DYNPF_F_##fld;                                        \
+		return -EINVAL;                                                \
+	} while (0)
+
+/*
+ * Is this a rule the classifier can hold? 0, or -EINVAL with *field set to
+ * the first field that is wrong. Fields a rule does not use must be zero,
+ * so one rule has one representation.
+ */
+dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 f = m->fields, maxp, i;
+
+	*field = DYNPF_F_NONE;
+	if (r->id == 0 || r->id >= DYNPF_MAX_RULES)
+		DYNPF_REFUSE(ID);
+	if (r->pad || m->pad0)
+		DYNPF_REFUSE(PAD);
+	switch (r->action) {
+	case DYNPF_ACT_PASS:
+	case DYNPF_ACT_DROP:
+	case DYNPF_ACT_COUNT:
+		if (r->arg)
+			DYNPF_REFUSE(ARG);
+		break;
+	case DYNPF_ACT_REDIRECT:
+		if (!r->arg)
+			DYNPF_REFUSE(ARG);
+		break;
+	case DYNPF_ACT_MARK:
+		break;
+	case DYNPF_ACT_SAMPLE:
+		if (r->arg)
+			DYNPF_REFUSE(ARG);
+		if (r->sample_len == 0 || r->sample_len > DYNPF_SAMPLE_MAX)
+			DYNPF_REFUSE(SAMPLE_LEN);
+		if (r->sample_rate == 0)
+			DYNPF_REFUSE(SAMPLE_RATE);
+		break;
+	case DYNPF_ACT_LIMIT:
+		if (!r->arg)
+			DYNPF_REFUSE(ARG);
+		if (!r->burst)
+			DYNPF_REFUSE(BURST);
+		break;
+	default:
+		DYNPF_REFUSE(ACTION);
+	}
+	if (r->action != DYNPF_ACT_SAMPLE && (r->sample_len || r->sample_rate))
+		DYNPF_REFUSE(SAMPLE_LEN);
+	if (r->action != DYNPF_ACT_LIMIT && r->burst)
+		DYNPF_REFUSE(BURST);
+	if (f & ~DYNPF_M_ALL)
+		DYNPF_REFUSE(FIELDS);
+	if (m->stack >= DYNPF_MAX_STACKS)
+		DYNPF_REFUSE(STACK);
+	if (!(f & DYNPF_M_IFINDEX) && m->ifindex)
+		DYNPF_REFUSE(FIELDS);
+	if (!(f & DYNPF_M_ETH_SRC) && !dynpf_zero(m->eth_src, 6))
+		DYNPF_REFUSE(FIELDS);
+	if (!(f & DYNPF_M_ETH_DST) && !dynpf_zero(m->eth_dst, 6))
+		DYNPF_REFUSE(FIELDS);
+	if (!(f & DYNPF_M_ETHERTYPE) && m->ethertype)
+		DYNPF_REFUSE(ETHERTYPE);
+	if ((f & DYNPF_M_VLAN) ? m->vlan > 4095 : m->vlan != 0)
+		DYNPF_REFUSE(VLAN);
+	if (f & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST)) {
+		if (m->family != 4 && m->family != 6)
+			DYNPF_REFUSE(FAMILY);
+	} else if (m->family) {
+		DYNPF_REFUSE(FAMILY);
+	}
+	maxp = m->family == 4 ? 32 : 128;
+	if (f & DYNPF_M_SRC) {
+		if (m->src_plen > maxp || !dynpf_host_bits_zero(m->src, m->src_plen))
+			DYNPF_REFUSE(SRC);
+	} else if (m->src_plen || !dynpf_zero(m->src, 16)) {
+		DYNPF_REFUSE(SRC);
+	}
+	if (f & DYNPF_M_DST) {
+		if (m->dst_plen > maxp || !dynpf_host_bits_zero(m->dst, m->dst_plen))
+			DYNPF_REFUSE(DST);
+	} else if (m->dst_plen || !dynpf_zero(m->dst, 16)) {
+		DYNPF_REFUSE(DST);
+	}
+	if (!(f & DYNPF_M_PROTO) && m->proto)
+		DYNPF_REFUSE(PROTO);
+	if ((f & DYNPF_M_FRAG) ? (m->frag < DYNPF_MF_NOT || m->frag > DYNPF_MF_NONFIRST)
+			       : m->frag != 0)
+		DYNPF_REFUSE(FRAG);
+	if ((f & DYNPF_M_DSCP) ? m->dscp > 63 : m->dscp != 0)
+		DYNPF_REFUSE(DSCP);
+	if ((f & DYNPF_M_TTL) ? m->ttl_lo > m->ttl_hi : (m->ttl_lo || m->ttl_hi))
+		DYNPF_REFUSE(TTL);
+	if ((f & DYNPF_M_SPORT) ? m->sport_lo > m->sport_hi : (m->sport_lo || m->sport_hi))
+		DYNPF_REFUSE(SPORT);
+	if ((f & DYNPF_M_DPORT) ? m->dport_lo > m->dport_hi : (m->dport_lo || m->dport_hi))
+		DYNPF_REFUSE(DPORT);
+	if ((f & DYNPF_M_TCP_FLAGS) ? (m->tcp_flags & ~m->tcp_flags_mask) != 0
+				    : (m->tcp_flags || m->tcp_flags_mask))
+		DYNPF_REFUSE(TCP_FLAGS);
+	if ((f & DYNPF_M_ERROR) ? m->error >= DYNPF_NERRORS : m->error != 0)
+		DYNPF_REFUSE(ERROR);
+	if (m->ntlv > DYNPF_MATCH_TLVS)
+		DYNPF_REFUSE(TLV);
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		const struct dynpf_tlv_test *t = &m->tlv[i];
+
+		if (i >= m->ntlv) {
+			if (t->family || t->neg || t->type || t->pad[0] || t->pad[1])
+				DYNPF_REFUSE(TLV);
+			continue;
+		}
+		if (t->neg > 1 || t->pad[0] || t->pad[1])
+			DYNPF_REFUSE(TLV);
+		if (t->family == DYNPF_TT_EXT) {
+			if (!dynpf_ext_of_ipproto(t->type))
+				DYNPF_REFUSE(TLV);
+		} else if (t->family >= DYNPF_TLV_NFAM) {
+			DYNPF_REFUSE(TLV);
+		} else if (t->type > (t->family == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu)) {
+			DYNPF_REFUSE(TLV);
+		}
+	}
+	if (m->nval > DYNPF_MATCH_VALS)
+		DYNPF_REFUSE(VAL);
+	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+		const struct dynpf_val_test *t = &m->val[i];
+
+		if (i >= m->nval) {
+			if (t->field || t->lo || t->hi || t->pad[0] || t->pad[1] || t->pad[2])
+				DYNPF_REFUSE(VAL);
+			continue;
+		}
+		if (t->field == 0 || t->field >= DYNPF_V_MAX || t->lo > t->hi || t->pad[0] ||
+		    t->pad[1] || t->pad[2])
+			DYNPF_REFUSE(VAL);
+	}
+	return 0;
+}
+
+#endif /* DYNPF_CTRL_MATCH_H */

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * dynpf control channel: the messages user space writes into the
+ * BPF_MAP_TYPE_USER_RINGBUF dynpf_ctrl, the acknowledgements the drain
+ * program (bpf/ctrl.h) writes back on the BPF_MAP_TYPE_RINGBUF dynpf_acks,
+ * and the rule model they carry. One header for both sides: fixed layouts,
+ * checked by _Static_assert under gcc and clang -target bpf.
+ *
+ * Every message starts with struct dynpf_msg_hdr: the version of this
+ * header (DYNPF_CTRL_VERSION), its type, its size in bytes (header
+ * included, exactly the size of its type) and a sequence number the
+ * producer chooses; every message gets exactly one ack carrying that
+ * sequence number.
+ *
+ * Rule changes only happen inside a transaction: TXN_BEGIN, any number of
+ * RULE_ADD / RULE_DEL / SET / COUNTER_RESET, TXN_COMMIT (or TXN_ABORT). The
+ * changes are staged; the commit applies them to the inactive copy of the
+ * rule set and flips the active generation, so a packet is classified
+ * entirely by the old rule set or entirely by the new one. A message refused
+ * inside a transaction marks it failed: its commit is refused (EINVAL, field
+ * "txn") and nothing changes. docs/rules.md has the whole protocol.
+ */
+#ifndef DYNPF_CTRL_H
+#define DYNPF_CTRL_H
+
+#include "dynpf/pkt.h"
+
+#define DYNPF_CTRL_VERSION 1
+
+#define DYNPF_MAX_RULES 131072 /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
+#define DYNPF_MAX_TUPLES 64    /* distinct match masks (tuple space search) */
+#define DYNPF_MAX_TXN_OPS 131072 /* staged messages in one transaction */
+#define DYNPF_MATCH_TLVS 4     /* TLV presence tests per rule */
+#define DYNPF_MATCH_VALS 4     /* value range tests per rule */
+#define DYNPF_SAMPLE_MAX 256   /* bytes of a packet a sample carries */
+
+/* X(name, value, text) */
+#define DYNPF_MSG_TYPES(X)                 \
+	X(RULE_ADD, 1, "rule-add")         \
+	X(RULE_DEL, 2, "rule-del")         \
+	X(TXN_BEGIN, 3, "txn-begin")       \
+	X(TXN_COMMIT, 4, "txn-commit")     \
+	X(TXN_ABORT, 5, "txn-abort")       \
+	X(SET, 6, "set")                   \
+	X(COUNTER_RESET, 7, "counter-reset")
+
+enum dynpf_msg_type {
+#define DYNPF_X_ENUM(n, v, t) DYNPF_MSG_##n = v,
+	DYNPF_MSG_TYPES(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_MSG_MAX
+};
+
+struct dynpf_msg_hdr {
+	__u16 version; /* DYNPF_CTRL_VERSION */
+	__u16 type;    /* DYNPF_MSG_* */
+	__u32 size;    /* bytes, this header included */
+	__u64 seq;     /* chosen by the producer, echoed in the ack */
+};
+
+/*
+ * Actions. Terminal ones decide the packet; the others act and let
+ * classification go on to the rules after them:
+ *   pass, drop          the verdict
+ *   redirect IFINDEX    bpf_redirect() to the interface (arg)
+ *   count               only the rule's counters (every rule has them)
+ *   mark VALUE          skb->mark = arg (TC; counted but no effect in XDP)
+ *   sample              the first sample_len bytes and the parse result to
+ *                       dynpf_events, at most sample_rate per second
+ *   limit               a policer: packets over arg per second (burst
+ *                       `burst`) are dropped, the others go on
+ * X(name, value, text, terminal)
+ */
+#define DYNPF_ACTIONS(X)                    \
+	X(PASS, 1, "pass", 1)               \
+	X(DROP, 2, "drop", 1)               \
+	X(REDIRECT, 3, "redirect", 1)       \
+	X(COUNT, 4, "count", 0)             \
+	X(MARK, 5, "mark", 0)               \
+	X(SAMPLE, 6, "sample", 0)           \
+	X(LIMIT, 7, "limit", 0)
+
+enum dynpf_action {
+#define DYNPF_X_ENUM(n, v, t, term) DYNPF_ACT_##n = v,
+	DYNPF_ACTIONS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_ACT_MAX
+};
+
+/* dynpf_match.fields: which of the match's fields the rule tests. */
+#define DYNPF_M_IFINDEX (1u << 0)
+#define DYNPF_M_ETH_SRC (1u << 1)
+#define DYNPF_M_ETH_DST (1u << 2)
+#define DYNPF_M_ETHERTYPE (1u << 3) /* after VLAN tags */
+#define DYNPF_M_VLAN (1u << 4)      /* VID of the outermost tag */
+#define DYNPF_M_SRC (1u << 5)       /* IP source prefix (family) */
+#define DYNPF_M_DST (1u << 6)       /* IP destination prefix (family) */
+#define DYNPF_M_PROTO (1u << 7)     /* IPv4 protocol / IPv6 upper-layer header */
+#define DYNPF_M_FRAG (1u << 8)      /* DYNPF_MF_* */
+#define DYNPF_M_TTL (1u << 9)       /* TTL / hop limit range */
+#define DYNPF_M_DSCP (1u << 10)
+#define DYNPF_M_SPORT (1u << 11)    /* L4 source port range */
+#define DYNPF_M_DPORT (1u << 12)    /* L4 destination port range */
+#define DYNPF_M_TCP_FLAGS (1u << 13) /* (flags & mask) == value */
+#define DYNPF_M_ERROR (1u << 14)    /* the parse error code (DYNPF_E_*) */
+#define DYNPF_M_FAMILY (1u << 15)   /* IPv4 or IPv6 (family) */
+#define DYNPF_M_ALL ((1u << 16) - 1)
+
+/* dynpf_match.frag */
+#define DYNPF_MF_NOT 1      /* not a fragment */
+#define DYNPF_MF_ANY 2      /* any fragment */
+#define DYNPF_MF_FIRST 3    /* the first fragment (offset 0, MF) */
+#define DYNPF_MF_NONFIRST 4 /* a later fragment: no L4 header */
+
+/*
+ * A TLV presence test. family is a DYNPF_TLV_* or DYNPF_TT_EXT (an IPv6
+ * extension header of type DYNPF_P_*); type is the family's type (Geneve:
+ * class << 8 | type). neg: the rule wants it absent.
+ */
+#define DYNPF_TT_EXT 0x80
+struct dynpf_tlv_test {
+	__u8 family;
+	__u8 neg;
+	__u8 pad[2];
+	__u32 type;
+};
+
+/* Decoded values a rule can compare (lo <= value <= hi). X(name, value, text) */
+#define DYNPF_VALS(X)                        \
+	X(MSS, 1, "tcp-mss")                 \
+	X(WSCALE, 2, "tcp-wscale")           \
+	X(VNI, 3, "vni")                     \
+	X(SEGLEFT, 4, "segments-left")       \
+	X(TEID, 5, "teid")                   \
+	X(MPLS_LABEL, 6, "mpls-label")       \
+	X(GRE_KEY, 7, "gre-key")
+
+enum dynpf_val {
+#define DYNPF_X_ENUM(n, v, t) DYNPF_V_##n = v,
+	DYNPF_VALS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_V_MAX
+};
+
+struct dynpf_val_test {
+	__u8 field; /* DYNPF_V_* */
+	__u8 pad[3];
+	__u32 lo;
+	__u32 hi;
+};
+
+struct dynpf_match {
+	__u32 fields;     /* DYNPF_M_* */
+	__u8 stack;       /* 0: the outer headers; 1: inside the first tunnel */
+	__u8 family;      /* 4 or 6, with DYNPF_M_FAMILY/SRC/DST */
+	__u8 src_plen;    /* 0..32 (IPv4), 0..128 (IPv6) */
+	__u8 dst_plen;
+	__u8 proto;
+	__u8 frag;        /* DYNPF_MF_* */
+	__u8 dscp;        /* 0..63 */
+	__u8 ttl_lo;
+	__u8 ttl_hi;
+	__u8 tcp_flags;
+	__u8 tcp_flags_mask;
+	__u8 error;       /* DYNPF_E_* */
+	__u8 ntlv;        /* tests used in tlv[] */
+	__u8 nval;        /* tests used in val[] */
+	__u16 ethertype;
+	__u16 vlan;       /* 0..4095 */
+	__u16 sport_lo;
+	__u16 sport_hi;
+	__u16 dport_lo;
+	__u16 dport_hi;
+	__u16 pad0;
+	__u32 ifindex;
+	__u8 eth_src[6];
+	__u8 eth_dst[6];
+	__u8 src[16];     /* IPv4: the first 4 bytes; bits past the prefix are 0 */
+	__u8 dst[16];
+	struct dynpf_tlv_test tlv[DYNPF_MATCH_TLVS];
+	struct dynpf_val_test val[DYNPF_MATCH_VALS];
+};
+
+struct dynpf_rule {
+	__u32 id;          /* 1 .. DYNPF_MAX_RULES - 1, stable */
+	__u32 prio;        /* lower first; equal priorities by id */
+	__u8 action;       /* DYNPF_ACT_* */
+	__u8 pad;
+	__u16 sample_len;  /* sample: 1 .. DYNPF_SAMPLE_MAX bytes */
+	__u32 arg;         /* redirect: ifindex; mark: value; limit: packets/s */
+	__u32 burst;       /* limit: bucket size in packets (>= 1) */
+	__u32 sample_rate; /* sample: at most this many per second (>= 1) */
+	struct dynpf_match m;
+};
+
+/* Settings (DYNPF_MSG_SET). X(name, value, text) */
+#define DYNPF_SETTINGS(X)                            \
+	X(DEFAULT_ACTION, 1, "default-action")       \
+	X(PASS_ARP_ND, 2, "pass-arp-nd")
+
+enum dynpf_setting {
+#define DYNPF_X_ENUM(n, v, t) DYNPF_SET_##n = v,
+	DYNPF_SETTINGS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_SET_MAX
+};
+
+struct dynpf_msg_rule_add {
+	struct dynpf_msg_hdr h;
+	struct dynpf_rule rule;
+};
+
+struct dynpf_msg_rule_del {
+	struct dynpf_msg_hdr h;
+	__u32 id;
+	__u32 pad;
+};
+
+struct dynpf_msg_txn {          /* TXN_BEGIN, TXN_COMMIT, TXN_ABORT */
+	struct dynpf_msg_hdr h;
+};
+
+struct dynpf_msg_set {
+	struct dynpf_msg_hdr h;
+	__u32 key;   /* DYNPF_SET_* */
+	__u32 pad;
+	__u64 value; /* default-action: DYNPF_ACT_PASS or _DROP; pass-arp-nd: 0/1 */
+};
+
+struct dynpf_msg_counter_reset {
+	struct dynpf_msg_hdr h;
+	__u32 id;    /* a rule id, or 0 for every rule */
+	__u32 pad;
+};
+
+/*
+ * The field an error ack names. X(name, value, text): the text is what
+ * `dynpf` prints after "field".
+ */
+#define DYNPF_FIELDS(X)                          \
+	X(NONE, 0, "none")                       \
+	X(VERSION, 1, "version")                 \
+	X(TYPE, 2, "type")                       \
+	X(SIZE, 3, "size")                       \
+	X(TXN, 4, "txn")                         \
+	X(ID, 5, "id")                           \
+	X(ACTION, 6, "action")                   \
+	X(ARG, 7, "arg")                         \
+	X(BURST, 8, "burst")                     \
+	X(SAMPLE_LEN, 9, "sample_len")           \
+	X(SAMPLE_RATE, 10, "sample_rate")        \
+	X(FIELDS, 11, "match.fields")            \
+	X(STACK, 12, "match.stack")              \
+	X(FAMILY, 13, "match.family")            \
+	X(SRC, 14, "match.src")                  \
+	X(DST, 15, "match.dst")                  \
+	X(FRAG, 16, "match.frag")                \
+	X(DSCP, 17, "match.dscp")                \
+	X(TTL, 18, "match.ttl")                  \
+	X(SPORT, 19, "match.sport")              \
+	X(DPORT, 20, "match.dport")              \
+	X(TCP_FLAGS, 21, "match.tcp_flags")      \
+	X(ERROR, 22, "match.error")              \
+	X(VLAN, 23, "match.vlan")                \
+	X(TLV, 24, "match.tlv")                  \
+	X(VAL, 25, "match.val")                  \
+	X(PAD, 26, "pad")                        \
+	X(KEY, 27, "key")                        \
+	X(VALUE, 28, "value")                    \
+	X(TUPLES, 29, "tuples")                  \
+	X(PRIO, 30, "prio")                      \
+	X(PROTO, 31, "match.proto")              \
+	X(ETHERTYPE, 32, "match.ethertype")
+
+enum dynpf_field {
+#define DYNPF_X_ENUM(n, v, t) DYNPF_F_##n = v,
+	DYNPF_FIELDS(DYNPF_X_ENUM)
+#undef DYNPF_X_ENUM
+	DYNPF_F_MAX
+};
+
+/*
+ * One ack per message, in order, on dynpf_acks. A commit's ack is followed
+ * in the same record by struct dynpf_ack_commit (size says so).
+ */
+struct dynpf_ack {
+	__u64 seq;   /* the message's */
+	__u16 type;  /* the message's type, or 0 when unreadable */
+	__u16 field; /* DYNPF_F_*: what was wrong, with err */
+	__s32 err;   /* 0, or a negative errno */
+	__u32 gen;   /* the active generation after the message */
+	__u32 size;  /* bytes of this record */
+};
+
+struct dynpf_ack_commit {
+	struct dynpf_ack a;
+	__u32 nrules;  /* rules in the new active set */
+	__u32 ntuples; /* distinct match masks in it */
+	__u32 added;   /* by this transaction */
+	__u32 deleted;
+};
+
+/* What the data path decided for the last packet (per CPU; tests, replay). */
+#define DYNPF_VF_MARK 0x01 /* a mark rule acted: mark holds the value */
+struct dynpf_verdict {
+	__u32 gen;     /* the generation that classified it */
+	__u32 rule;    /* the rule that decided it, 0: the default action */
+	__u8 action;   /* DYNPF_ACT_PASS, _DROP, _REDIRECT */
+	__u8 nmatch;   /* non-terminal rules that acted, in match[] */
+	__u8 flags;    /* DYNPF_VF_* */
+	__u8 pad;
+	__u32 mark;
+	__u32 arg;     /* redirect: the ifindex */
+	__u32 match[6];
+	__u32 sample;  /* a sample rule that acted (its bucket allowed it), or 0 */
+	__u16 sample_len;
+	__u16 pad2;
+};
+
+/* With the trace on, one record per packet on dynpf_trace. */
+struct dynpf_trace_rec {
+	struct dynpf_pkt pkt;
+	struct dynpf_verdict v;
+	__u32 pad;
+};
+
+/* Per-rule counters (a per-CPU array indexed by rule id). */
+struct dynpf_rule_stats {
+	__u64 packets;
+	__u64 bytes;
+};
+
+/*
+ * A sample on dynpf_events: this header, then the parse result (struct
+ * dynpf_pkt), then cap_len bytes of the packet.
+ */
+struct dynpf_sample {
+	__u32 rule;
+	__u32 ifindex;
+	__u32 pkt_len;
+	__u32 cap_len;  /* bytes that follow the parse result */
+	__u64 ts_ns;    /* bpf_ktime_get_ns() */
+	__u8 hook;
+	__u8 pad[7];
+};
+
+#ifdef __cplusplus
+#define DYNPF_CTRL_ASSERT(t, n) static_assert(sizeof(t) == (n), #t)
+#else
+#define DYNPF_CTRL_ASSERT(t, n) _Static_assert(sizeof(t) == (n), #t " size is ABI")
+#endif
+DYNPF_CTRL_ASSERT(struct dynpf_msg_hdr, 16);
+DYNPF_CTRL_ASSERT(struct dynpf_tlv_test, 8);
+DYNPF_CTRL_ASSERT(struct dynpf_val_test, 12);
+DYNPF_CTRL_ASSERT(struct dynpf_match, 160);
+DYNPF_CTRL_ASSERT(struct dynpf_rule, 184);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_add, 200);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_del, 24);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_txn, 16);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_set, 32);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_counter_reset, 24);
+DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
+DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
+DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
+DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
+DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
+
+#endif /* DYNPF_CTRL_H */
