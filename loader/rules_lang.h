@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The rule language of docs/rules.md: text to struct dynpf_rule and back.
+ *
+ * A rule parses to exactly one struct: every field the rule does not use is
+ * zero, the TLV and value tests are sorted (the order of the docs' table,
+ * then by type), so the normalized text of a rule (dynpf_rule_format) parses
+ * back to the same bytes, and formats to the same text.
+ *
+ * No I/O but reading a rule file, no json-c, no libbpf: the unit tests link
+ * this file alone.
+ */
+#ifndef DYNPF_RULES_LANG_H
+#define DYNPF_RULES_LANG_H
+
+#include <stddef.h>
+
+#include "dynpf/ctrl.h"
+
+/* Where an error is and what it is: msg is the whole one-line message. */
+struct dynpf_rule_err {
+	char msg[512];      /* "FILE:LINE:COLUMN: expected X after 'Y', got 'Z'" */
+	unsigned long line; /* 1-based, 0 when the error is not about a line (I/O) */
+	unsigned long col;  /* 1-based byte column of the offending word */
+};
+
+/* Rule ids in use: one bit per id (id 0 is never given out). */
+struct dynpf_rule_ids {
+	__u64 w[DYNPF_MAX_RULES / 64];
+};
+
+static inline int dynpf_rule_ids_test(const struct dynpf_rule_ids *ids, __u32 id)
+{
+	return id < DYNPF_MAX_RULES && (ids->w[id / 64] >> (id % 64)) & 1;
+}
+
+static inline void dynpf_rule_ids_set(struct dynpf_rule_ids *ids, __u32 id)
+{
+	if (id < DYNPF_MAX_RULES)
+		ids->w[id / 64] |= 1ull << (id % 64);
+}
+
+/* The source name of a rule given as words (error messages). */
+#define DYNPF_RULE_CMDLINE "<command line>"
+
+/*
+ * One rule from words (a command line's argv): they are joined with single
+ * blanks and parsed as one line of a rule file, so a word may also hold
+ * several words. A rule without "id" gets the lowest id not in taken (NULL:
+ * none taken); without "prio", its id. 0, or -EINVAL with err set; errors
+ * are "<command line>:1:COLUMN: ...", COLUMN in the joined text.
+ */
+int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
+			   const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err);
+
+/* A rule file: its rules in file order, and the settings it gives. */
+struct dynpf_ruleset {
+	struct dynpf_rule *rules;
+	unsigned long *lines;             /* the source line of each rule */
+	size_t n, cap;
+	unsigned int set_seen;            /* 1 << DYNPF_SET_* of the settings given */
+	__u64 set[DYNPF_SET_MAX];         /* their values, as in struct dynpf_msg_set */
+	unsigned long set_line[DYNPF_SET_MAX];
+	struct dynpf_rule_ids ids;        /* the ids of rules[] */
+	__u32 free_hint;                  /* no id below it is free */
+};
+
+void dynpf_ruleset_init(struct dynpf_ruleset *rs);
+void dynpf_ruleset_free(struct dynpf_ruleset *rs);
+
+/*
+ * Parse len bytes of rule-file text (NUL bytes included) into rs, which
+ * must be freshly initialized. name is the file name for messages. 0, or
+ * -EINVAL with err set at the first error (rs then holds the rules before
+ * it and must only be freed), or -ENOMEM.
+ */
+int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *text,
+			size_t len, struct dynpf_rule_err *err);
+
+/*
+ * Read and parse a rule file ("-": standard input). -EINVAL: a language
+ * error (err->line != 0); another negative errno: the file could not be
+ * read (err->msg says "FILE: reason", err->line is 0).
+ */
+int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_rule_err *err);
+
+/* Enough for any rule's normalized text. */
+#define DYNPF_RULE_TEXT_MAX 1024
+
+/*
+ * The normalized text of a rule: "id N prio N", then "inner" for a rule on
+ * the inner stack, the matches in the order of the docs' table, the action.
+ * snprintf's contract: returns the length of the whole text.
+ */
+int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len);
+
+/* "set default-action drop": a setting line. snprintf's contract. */
+int dynpf_setting_format(unsigned int key, __u64 value, char *buf, size_t len);
+
+/* Names, for JSON and messages; NULL when the value has none. */
+const char *dynpf_action_name(unsigned int action);   /* "pass", ... */
+const char *dynpf_setting_name(unsigned int key);     /* "default-action", ... */
+const char *dynpf_setting_value_name(unsigned int key, __u64 value); /* "drop", "on" */
+const char *dynpf_val_name(unsigned int field);       /* "tcp-mss", ... */
+const char *dynpf_frag_name(unsigned int frag);       /* "none", "any", "first", "later" */
+const char *dynpf_match_error_name(unsigned int err); /* "ok", "truncated", ... */
+/* A TLV test's family: "tcp_opt", ... as DYNPF_TLV_FAMILIES, "ip6_exthdr" */
+const char *dynpf_tlv_test_family_name(unsigned int family);
+/* The name of the struct dynpf_match field of a DYNPF_M_* bit: "ifindex", ... */
+const char *dynpf_match_field_name(__u32 bit);
+
+#endif
