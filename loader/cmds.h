@@ -6,6 +6,7 @@
 int cmd_replay(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
 
 /* Exit codes shared by every command. */
 #define DYNPF_EXIT_OK 0

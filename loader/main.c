@@ -18,6 +18,7 @@ static const struct cmd {
 	{ "replay", cmd_replay, "run a capture through the BPF programs (BPF_PROG_TEST_RUN)" },
 	{ "parse", cmd_parse, "parse a capture with the native build of the parsers" },
 	{ "bench", cmd_bench, "ns per packet per hook, against an empty and a direct parser" },
+	{ "rules", cmd_rules, "rule files: check (the rule language, docs/rules.md)" },
 	{ "help", NULL, "this text" },
 };
 
