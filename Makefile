@@ -44,7 +44,7 @@ NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRC
 .SECONDARY: $(SKELS) $(BPF_OBJS)
 .PHONY: all clean deps check-deps test run bench captures
 
-all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
+all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_rules $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
 
 # vmlinux.h comes from the running kernel's BTF, at build time, never committed.
 $(OUT)/vmlinux.h: | $(OUT)
@@ -83,6 +83,11 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 $(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
+
+# The rule language alone: no BPF, no libbpf, no json-c.
+$(BUILD)/test_rules: tests/test_rules.c loader/rules_lang.c loader/rules_lang.h $(HEADERS) | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< loader/rules_lang.c -o $@
 
 # The control channel and classifier against the real programs (root).
 CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,ctrl.o progs.o log.o) $(OUT)/native.o

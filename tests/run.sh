@@ -70,6 +70,80 @@ else
 	ko "test_ctrl did not report" "$OUT/ctrl.log"
 fi
 
+echo "== unit tests of the rule language"
+if "$BUILD/test_rules" >"$OUT/unit-rules.log" 2>&1; then :; fi
+read -r rp rf < <(sed -n 's/^test_rules: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/unit-rules.log")
+if [ -n "${rp:-}" ]; then
+	pass=$((pass + rp))
+	fail=$((fail + rf))
+	echo "ok    $rp assertions passed, $rf failed"
+	[ "$rf" = 0 ] || sed 's/^/      | /' "$OUT/unit-rules.log" | tail -25
+else
+	ko "rule language unit tests did not report" "$OUT/unit-rules.log"
+fi
+
+echo "== dynpf rules check"
+# tests/rules/all.rules has every keyword; its normalized output must check
+# back to exactly itself. Each bad-*.rules says its error in an EXPECT line.
+t "rules check tests/rules/all.rules" "$DYNPF" rules check tests/rules/all.rules
+"$DYNPF" rules check tests/rules/all.rules >"$OUT/all.norm.rules" 2>/dev/null
+t "the normalized rule set checks back to itself" \
+	sh -c '"$1" rules check "$2" | cmp - "$2"' sh "$DYNPF" "$OUT/all.norm.rules"
+t "tests/rules/all.rules has every keyword of docs/rules.md" python3 -c '
+import re, sys
+doc = open("docs/rules.md").read()
+doc = doc[doc.index("### Matches"):doc.index("### Errors")]
+words = set()
+for row in (l for l in doc.splitlines() if l.startswith("| `")):
+    for span in re.findall(r"`([^`]*)`", row):
+        words.update(w for w in re.split(r"[\s,|]+", span) if re.fullmatch(r"[a-z][a-z0-9_-]*", w))
+rules = re.sub(r"#.*", "", open("tests/rules/all.rules").read())
+missing = sorted(words - set(re.split(r"[\s,/]+", rules)))
+print(len(words), "keywords; missing:", " ".join(missing) or "none")
+sys.exit(1 if missing else 0)'
+t "rules check -j: every rule with every field" python3 -c '
+import json, subprocess, sys
+out = subprocess.run([sys.argv[1], "-j", "rules", "check", "tests/rules/all.rules"],
+                     capture_output=True, text=True, check=True).stdout
+o = json.loads(out)
+text = [l for l in open(sys.argv[2]).read().splitlines() if not l.startswith("set ")]
+assert o["settings"] == {"default-action": "drop", "pass-arp-nd": "on"}, o["settings"]
+assert [r["text"] for r in o["rules"]] == text
+keys = {"line", "text", "id", "prio", "action", "arg", "burst", "sample_len", "sample_rate", "match"}
+mkeys = {"fields", "stack", "ifindex", "eth_src", "eth_dst", "ethertype", "vlan", "family", "src",
+         "src_plen", "dst", "dst_plen", "proto", "frag", "ttl_lo", "ttl_hi", "dscp", "sport_lo",
+         "sport_hi", "dport_lo", "dport_hi", "tcp_flags", "tcp_flags_mask", "error", "tlv", "val"}
+for r in o["rules"]:
+    assert set(r) == keys and set(r["match"]) == mkeys, r
+print(len(o["rules"]), "rules")' "$DYNPF" "$OUT/all.norm.rules"
+for f in tests/rules/bad-*.rules; do
+	t_err "rules check $(basename "$f")" 1 "$(sed -n 's/^# EXPECT: //p' "$f")" \
+		"$DYNPF" rules check "$f"
+done
+printf 'drop\ntcp dport 2\0 drop\n' >"$OUT/nul.rules"
+printf 'drop\n\xff\xfe pass\n' >"$OUT/latin1.rules"
+printf '' >"$OUT/empty.rules"
+printf '# only\n\n   # comments\n' >"$OUT/comments.rules"
+t_err "rules check: a NUL byte" 1 \
+	"nul.rules:2:11: expected a port or range (0-65535) after 'dport', got '2\\x00'" \
+	"$DYNPF" rules check "$OUT/nul.rules"
+t_err "rules check: bytes that are not UTF-8" 1 \
+	"latin1.rules:2:1: expected a match or an action, got '\\xff\\xfe'" \
+	"$DYNPF" rules check "$OUT/latin1.rules"
+t "rules check: an empty file is an empty rule set" \
+	sh -c 'test -z "$("$1" rules check "$2")"' sh "$DYNPF" "$OUT/empty.rules"
+t "rules check: a file of comments is an empty rule set" \
+	sh -c 'test -z "$("$1" rules check "$2")"' sh "$DYNPF" "$OUT/comments.rules"
+t_err "rules check errors are JSON with -j" 1 \
+	'{"error":"tests\/rules\/bad-port.rules:4:11: expected a port or range (0-65535) after' \
+	"$DYNPF" -j rules check tests/rules/bad-port.rules
+t_err "rules check of a missing file" 2 "/nonexistent.rules: No such file or directory" \
+	"$DYNPF" rules check /nonexistent.rules
+t_err "rules check without a file" 2 "rules check: missing the rule file" "$DYNPF" rules check
+t_err "unknown rules subcommand" 2 "unknown rules subcommand 'chek'" "$DYNPF" rules chek
+t "rules --help" "$DYNPF" rules --help
+t "rules check --help" "$DYNPF" rules check --help
+
 echo "== replay through xdp, xdp.frags and tc, with --expect and --check-native"
 for c in $CAPS; do
 	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
