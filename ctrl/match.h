@@ -45,12 +45,21 @@ struct dynpf_key {
 };
 _Static_assert(sizeof(struct dynpf_key) == 48, "dynpf_key");
 
-/* Per stack, what the parse found: computed once per packet. */
+/*
+ * Per stack, what the parse found: computed once per packet from layers[].
+ * Only the structs of the headers listed there hold this packet's values
+ * (the parser fills a header's struct when it parses the header and leaves
+ * the others as they were), so every field a rule reads is guarded by one
+ * of these.
+ */
 struct dynpf_cls_stack {
 	__u8 l3;    /* 4, 6, or 0: no IP header */
 	__u8 l4;    /* DYNPF_P_TCP, _UDP, _ICMP, _ICMPV6, or 0 */
 	__u8 proto; /* IPv4 protocol / IPv6 upper-layer header (valid with l3) */
 	__u8 l2;    /* 1: an Ethernet header */
+	__u8 tun;   /* DYNPF_P_GRE, _VXLAN, _GENEVE, _GTPU: the tunnel header */
+	__u8 mpls;  /* 1: MPLS labels */
+	__u8 pad[2];
 };
 
 struct dynpf_cls_view {
@@ -115,6 +124,16 @@ DYNPF_SUBPROG int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dyn
 		case DYNPF_P_ICMPV6:
 			if (s->l3 && !s->l4)
 				s->l4 = l->proto;
+			break;
+		case DYNPF_P_GRE:
+		case DYNPF_P_VXLAN:
+		case DYNPF_P_GENEVE:
+		case DYNPF_P_GTPU:
+			if (!s->tun)
+				s->tun = l->proto;
+			break;
+		case DYNPF_P_MPLS:
+			s->mpls = 1;
 			break;
 		}
 	}
@@ -259,7 +278,7 @@ dynpf_inline __u32 dynpf_ext_of_ipproto(__u32 n)
 
 /* Is a TLV of this family and type in the packet (any header, any stack)? */
 dynpf_inline int dynpf_tlv_present(const struct dynpf_pkt *p, const struct dynpf_stack *st,
-				   const struct dynpf_tlv_test *t)
+				   const struct dynpf_cls_stack *cs, const struct dynpf_tlv_test *t)
 {
 	const struct dynpf_tlv_list *l;
 	__u32 i;
@@ -267,7 +286,7 @@ dynpf_inline int dynpf_tlv_present(const struct dynpf_pkt *p, const struct dynpf
 	if (t->family == DYNPF_TT_EXT) {
 		__u32 e = dynpf_ext_of_ipproto(t->type);
 
-		return e && (st->ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
+		return e && cs->l3 == 6 && (st->ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
 	}
 	if (t->family >= DYNPF_TLV_NFAM)
 		return 0;
@@ -289,10 +308,11 @@ dynpf_inline int dynpf_tlv_present(const struct dynpf_pkt *p, const struct dynpf
 
 /* A decoded value of the packet, for a value test; 0: the packet has none. */
 dynpf_inline int dynpf_pkt_val(const struct dynpf_pkt *p, const struct dynpf_stack *st,
-			       const struct dynpf_cls_stack *cs, __u32 field, __u32 *out)
+			       const struct dynpf_cls_view *v, const struct dynpf_cls_stack *cs,
+			       __u32 field, __u32 *out)
 {
 	const struct dynpf_tun *tun = &p->st[0].tun;
-	__u32 i;
+	__u32 i, tp = v->s[0].tun;
 
 	switch (field) {
 	case DYNPF_V_MSS:
@@ -306,26 +326,28 @@ dynpf_inline int dynpf_pkt_val(const struct dynpf_pkt *p, const struct dynpf_sta
 		*out = st->l4.wscale;
 		return 1;
 	case DYNPF_V_VNI:
-		if (tun->proto != DYNPF_P_VXLAN && tun->proto != DYNPF_P_GENEVE)
+		if (tp != DYNPF_P_VXLAN && tp != DYNPF_P_GENEVE)
 			return 0;
 		*out = tun->vni;
 		return 1;
 	case DYNPF_V_TEID:
-		if (tun->proto != DYNPF_P_GTPU)
+		if (tp != DYNPF_P_GTPU)
 			return 0;
 		*out = tun->key;
 		return 1;
 	case DYNPF_V_GRE_KEY:
-		if (tun->proto != DYNPF_P_GRE || !(tun->flags & 0x2000))
+		if (tp != DYNPF_P_GRE || !(tun->flags & 0x2000))
 			return 0;
 		*out = tun->key;
 		return 1;
 	case DYNPF_V_MPLS_LABEL:
-		if (!p->st[0].mpls.n)
+		if (!v->s[0].mpls || !p->st[0].mpls.n)
 			return 0;
 		*out = p->st[0].mpls.lse[0] >> 12;
 		return 1;
 	case DYNPF_V_SEGLEFT:
+		if (cs->l3 != 6)
+			return 0;
 		for (i = 0; i < DYNPF_MAX_EXT; i++) {
 			if (i >= st->ip6.n)
 				break;
@@ -436,7 +458,7 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
 		if (i >= m->ntlv)
 			break;
-		if (dynpf_tlv_present(p, st, &m->tlv[i]) == m->tlv[i].neg)
+		if (dynpf_tlv_present(p, st, cs, &m->tlv[i]) == m->tlv[i].neg)
 			return 0;
 	}
 	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
@@ -444,7 +466,7 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 
 		if (i >= m->nval)
 			break;
-		if (!dynpf_pkt_val(p, st, cs, m->val[i].field, &val) || val < m->val[i].lo ||
+		if (!dynpf_pkt_val(p, st, v, cs, m->val[i].field, &val) || val < m->val[i].lo ||
 		    val > m->val[i].hi)
 			return 0;
 	}

@@ -22,6 +22,10 @@ static void replay_usage(FILE *f)
 		"  --expect FILE     compare with expected results (JSON lines); print a\n"
 		"                    per-packet, per-field diff and exit 1 on any difference\n"
 		"  --check-native    also parse natively; exit 1 where BPF and native differ\n"
+		"  --rules FILE      load the rule file (docs/rules.md) through the control\n"
+		"                    channel, print each packet's verdict and the rule that\n"
+		"                    decided it, then the per-rule counters; with\n"
+		"                    --check-native, the native classifier must agree\n"
 		"  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
 		"                    frame in the linear part, the rest in fragments, so the\n"
 		"                    fragment boundary falls inside the headers (default 3520)\n"
@@ -81,6 +85,7 @@ int cmd_replay(int argc, char **argv)
 		{ "hook", required_argument, NULL, 'H' },
 		{ "check-native", no_argument, NULL, 'n' },
 		{ "xdp-linear", required_argument, NULL, 'L' },
+		{ "rules", required_argument, NULL, 'R' },
 		DYNPF_WALK_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -104,6 +109,9 @@ int cmd_replay(int argc, char **argv)
 		case 'L':
 			if (parse_linear(optarg, &o))
 				return DYNPF_EXIT_USAGE;
+			break;
+		case 'R':
+			o.rules = optarg;
 			break;
 		case 'h':
 			replay_usage(stdout);

@@ -9,11 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "capture.h"
 #include "expect.h"
 #include "cmds.h"
 #include "log.h"
 #include "native.h"
+#include "classify.h"
+#include "dynpf.skel.h"
 #include "pktfmt.h"
 #include "progs.h"
 #include "report.h"
@@ -101,7 +106,67 @@ static void print_record(json_object *rec, const struct dynpf_walk_opts *o)
 	json_object_object_get_ex(rec, "len", &v);
 	printf("%5lld  ", (long long)json_object_get_int64(v));
 	dynpf_pkt_print_text(stdout, rec);
+	if (json_object_object_get_ex(rec, "verdict", &v)) {
+		json_object *a, *r;
+
+		json_object_object_get_ex(v, "action", &a);
+		json_object_object_get_ex(v, "rule", &r);
+		printf("  => %s", json_object_get_string(a));
+		if (json_object_get_int64(r))
+			printf(" (rule %lld)", (long long)json_object_get_int64(r));
+		else
+			printf(" (default)");
+	}
 	printf("\n");
+}
+
+/* Per-rule counters after a replay with --rules: JSON, or a table. */
+static void print_rule_counters(struct dynpf_progs *pr, const struct dynpf_ruleset *rs,
+				unsigned int nhooks)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(pr->skel->maps.dynpf_rule_stats);
+	struct dynpf_rule_stats *v = ncpu > 0 ? calloc(ncpu, sizeof(*v)) : NULL;
+	json_object *arr = json_object_new_array();
+	char text[DYNPF_RULE_TEXT_MAX];
+
+	if (!v)
+		return;
+	if (!dynpf_json)
+		printf("rule counters (over %u hook%s):\n%8s %10s %12s  %s\n", nhooks,
+		       nhooks == 1 ? "" : "s", "id", "packets", "bytes", "rule");
+	for (size_t i = 0; i < rs->n; i++) {
+		__u32 id = rs->rules[i].id;
+		uint64_t pk = 0, by = 0;
+
+		if (!bpf_map_lookup_elem(fd, &id, v))
+			for (int c = 0; c < ncpu; c++) {
+				pk += v[c].packets;
+				by += v[c].bytes;
+			}
+		dynpf_rule_format(&rs->rules[i], text, sizeof(text));
+		if (dynpf_json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "id", json_object_new_int64(id));
+			json_object_object_add(o, "packets", json_object_new_int64(pk));
+			json_object_object_add(o, "bytes", json_object_new_int64(by));
+			json_object_object_add(o, "rule", json_object_new_string(text));
+			json_object_array_add(arr, o);
+		} else {
+			printf("%8u %10llu %12llu  %s\n", id, (unsigned long long)pk,
+			       (unsigned long long)by, text);
+		}
+	}
+	if (dynpf_json) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "rule_counters", arr);
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+	} else {
+		json_object_put(arr);
+	}
+	free(v);
 }
 
 /* Compare a BPF record with the native one: every field, both ways. */
@@ -260,6 +325,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 	unsigned long exp_diffs = 0, native_diffs = 0, failures = 0;
 	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
 	struct dynpf_pkt *pkt, sweep_pkt;
+	struct dynpf_ruleset rs;
+	bool have_rs = false;
 	char reason[256];
 	int ret = 2;
 
@@ -270,8 +337,31 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		goto free_pkt;
 	if (o->expect && dynpf_expect_load(o->expect, &exp))
 		goto free_capture;
-	if (need_bpf && (dynpf_probe_kernel() || dynpf_progs_open(&pr, true, &o->cfg, 0)))
+	if (o->rules) {
+		struct dynpf_rule_err rerr;
+
+		dynpf_ruleset_init(&rs);
+		have_rs = true;
+		if (dynpf_ruleset_load(&rs, o->rules, &rerr)) {
+			p_err("%s", rerr.msg);
+			goto free_expect;
+		}
+	}
+	if (need_bpf && (dynpf_probe_kernel() ||
+			 dynpf_progs_open(&pr, true, &o->cfg, have_rs ? dynpf_ruleset_capacity(&rs) : 0)))
 		goto free_expect;
+	if (need_bpf && have_rs) {
+		struct dynpf_ctrl ctrl;
+		int err = dynpf_ctrl_open(&ctrl, pr.skel);
+
+		if (!err)
+			err = dynpf_ruleset_apply(&ctrl, &rs, o->rules);
+		dynpf_ctrl_close(&ctrl);
+		if (err) {
+			dynpf_progs_close(&pr);
+			goto free_expect;
+		}
+	}
 	pr.xdp_linear = o->xdp_linear;
 	if (!dynpf_json && !o->quiet)
 		printf("%6s  %-9s %5s  %s\n", "pkt", "hook", "len", "parse");
@@ -283,6 +373,12 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 
 		dynpf_parse_native(f->data, f->len, pkt, &o->cfg);
 		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
+		if (have_rs) {
+			struct dynpf_verdict nv;
+
+			dynpf_classify_native(&rs, pkt, &nv);
+			json_object_object_add(native_rec, "verdict", dynpf_verdict_to_json(&nv, false));
+		}
 		for (size_t h = 0; h < NHOOKS; h++) {
 			json_object *rec;
 			enum dynpf_run_result r;
@@ -310,6 +406,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				}
 				rec = make_record(i + 1, walk_hooks[h].name,
 						  dynpf_pkt_to_json(pkt));
+				if (have_rs)
+					json_object_object_add(rec, "verdict",
+							       dynpf_verdict_to_json(pr.last_v, false));
 				if (o->check_native)
 					native_diffs += native_mismatch(rec, native_rec, &d);
 				if (walk_hooks[h].hook == DYNPF_HOOK_XDP_FRAGS &&
@@ -335,11 +434,15 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 	}
 	if (need_bpf && o->xdp_linear_to <= o->xdp_linear)
 		failures += check_counters(&pr, o, hs);
+	if (need_bpf && have_rs)
+		print_rule_counters(&pr, &rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
 	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures);
 	ret = failures ? 2 : (exp_diffs || native_diffs) ? 1 : 0;
 	if (need_bpf)
 		dynpf_progs_close(&pr);
 free_expect:
+	if (have_rs)
+		dynpf_ruleset_free(&rs);
 	dynpf_expect_free(&exp);
 free_capture:
 	dynpf_capture_free(&cap);

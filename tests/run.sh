@@ -180,6 +180,19 @@ t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-fra
 echo "== hostile frames: random mutations of every capture packet (fixed seed)"
 python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" $CAPS >/dev/null
 t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
+
+echo "== classification: the BPF classifier and the native reference decide alike"
+for c in $CAPS; do
+	t "replay --rules on $c" "$DYNPF" replay "$c" --rules tests/rules/captures.rules \
+		--check-native -q
+done
+t "replay --rules on the mutations" "$DYNPF" replay "$OUT/mutations.pcap" \
+	--rules tests/rules/captures.rules --check-native -q
+t_err "replay --rules prints verdicts and counters" 0 "rule counters (over 1 hook)" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --hook xdp --rules tests/rules/captures.rules
+t_err "replay --rules with a bad rule file names file:line:column" 2 \
+	"tests/rules/bad-port.rules:" "$DYNPF" replay pcap-tests/eth_basic.pcap \
+	--rules tests/rules/bad-port.rules
 t "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
 	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Rule sets in user space: see classify.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classify.h"
+#include "log.h"
+#include "match.h"
+
+static int before(const struct dynpf_rule *a, const struct dynpf_rule *b)
+{
+	return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
+}
+
+static int is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
+{
+	if (p->st[0].l2.ethertype == 0x0806)
+		return 1;
+	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
+	       p->st[0].l4.icmp_type <= 137;
+}
+
+void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
+			   struct dynpf_verdict *v)
+{
+	const struct dynpf_rule *best = NULL;
+	struct dynpf_cls_view view;
+	bool arp_nd_rules = false;
+
+	memset(v, 0, sizeof(*v));
+	v->action = DYNPF_ACT_PASS;
+	if ((rs->set_seen & (1u << DYNPF_SET_DEFAULT_ACTION)) &&
+	    rs->set[DYNPF_SET_DEFAULT_ACTION] == DYNPF_ACT_DROP)
+		v->action = DYNPF_ACT_DROP;
+	if ((rs->set_seen & (1u << DYNPF_SET_PASS_ARP_ND)) && !rs->set[DYNPF_SET_PASS_ARP_ND])
+		arp_nd_rules = true;
+	dynpf_cls_view_init(&view, p);
+	if (!arp_nd_rules && is_arp_nd(p, &view)) {
+		v->action = DYNPF_ACT_PASS;
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct dynpf_rule *r = &rs->rules[i];
+
+		if (dynpf_act_terminal(r->action) && (!best || before(r, best)) &&
+		    dynpf_rule_match(r, p, &view))
+			best = r;
+	}
+	/* The non-terminal matches before it, in order, at most 6. */
+	while (v->nmatch < 6) {
+		const struct dynpf_rule *next = NULL;
+
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct dynpf_rule *r = &rs->rules[i];
+			bool seen = false;
+
+			if (dynpf_act_terminal(r->action) || (best && !before(r, best)))
+				continue;
+			for (int k = 0; k < v->nmatch; k++)
+				seen |= v->match[k] == r->id;
+			if (seen || (next && !before(r, next)) || !dynpf_rule_match(r, p, &view))
+				continue;
+			next = r;
+		}
+		if (!next)
+			break;
+		v->match[v->nmatch++] = next->id;
+		if (next->action == DYNPF_ACT_MARK) {
+			v->mark = next->arg;
+			v->flags |= DYNPF_VF_MARK;
+		}
+	}
+	if (best) {
+		v->rule = best->id;
+		v->action = best->action;
+		v->arg = best->arg;
+	}
+}
+
+__u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs)
+{
+	__u32 max = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].id > max)
+			max = rs->rules[i].id;
+	return max + 1;
+}
+
+/* The rule (or setting) a message was about: its source line. */
+struct sent {
+	uint64_t seq;
+	unsigned long line;
+	__u32 id;
+};
+
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file)
+{
+	struct sent *sent = calloc(rs->n + DYNPF_SET_MAX + 2, sizeof(*sent));
+	const struct dynpf_ack_commit *a;
+	size_t n = 0;
+	uint64_t seq;
+	int err;
+
+	if (!sent)
+		return -ENOMEM;
+	dynpf_ctrl_take(c);
+	err = dynpf_ctrl_begin(c, &seq);
+	sent[n++] = (struct sent){ .seq = seq };
+	for (unsigned int k = 1; !err && k < DYNPF_SET_MAX; k++) {
+		if (!(rs->set_seen & (1u << k)))
+			continue;
+		err = dynpf_ctrl_set(c, k, rs->set[k], &seq);
+		sent[n++] = (struct sent){ .seq = seq, .line = rs->set_line[k] };
+	}
+	for (size_t i = 0; !err && i < rs->n; i++) {
+		err = dynpf_ctrl_add(c, &rs->rules[i], &seq);
+		sent[n++] = (struct sent){ .seq = seq, .line = rs->lines[i], .id = rs->rules[i].id };
+	}
+	if (!err)
+		err = dynpf_ctrl_commit(c, &seq);
+	if (!err) {
+		sent[n++] = (struct sent){ .seq = seq };
+		err = dynpf_ctrl_flush(c);
+	}
+	for (size_t i = 0; !err && i < n; i++) {
+		a = dynpf_ctrl_ack(c, sent[i].seq);
+		if (!a) {
+			p_err("%s: no ack for message %llu", file, (unsigned long long)sent[i].seq);
+			err = -EPROTO;
+		} else if (a->a.err && a->a.type != DYNPF_MSG_TXN_COMMIT) {
+			if (sent[i].id)
+				p_err("%s:%lu: rule %u refused by the classifier: field %s: %s",
+				      file, sent[i].line, sent[i].id, dynpf_field_name(a->a.field),
+				      strerror(-a->a.err));
+			else
+				p_err("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
+				      dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),
+				      strerror(-a->a.err));
+			err = -EINVAL;
+		} else if (a->a.err) {
+			p_err("%s: the transaction was refused: %s", file, strerror(-a->a.err));
+			err = -EINVAL;
+		}
+	}
+	free(sent);
+	return err;
+}
+
+json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
+{
+	json_object *o = json_object_new_object(), *m = json_object_new_array();
+	const char *act = dynpf_action_name(v->action);
+
+	json_object_object_add(o, "action", json_object_new_string(act ? act : "unknown"));
+	json_object_object_add(o, "rule", json_object_new_int64(v->rule));
+	if (with_gen)
+		json_object_object_add(o, "gen", json_object_new_int64(v->gen));
+	for (int i = 0; i < v->nmatch && i < 6; i++)
+		json_object_array_add(m, json_object_new_int64(v->match[i]));
+	json_object_object_add(o, "matched", m);
+	if (v->flags & DYNPF_VF_MARK)
+		json_object_object_add(o, "mark", json_object_new_int64(v->mark));
+	if (v->action == DYNPF_ACT_REDIRECT)
+		json_object_object_add(o, "ifindex", json_object_new_int64(v->arg));
+	return o;
+}

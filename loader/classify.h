@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Rule sets in user space: the native classifier (the reference the BPF
+ * one is compared with), loading a rule set through the control channel,
+ * and verdicts as JSON and text.
+ */
+#ifndef DYNPF_LOADER_CLASSIFY_H
+#define DYNPF_LOADER_CLASSIFY_H
+
+#include <json-c/json.h>
+
+#include "ctrl.h"
+#include "rules_lang.h"
+
+/*
+ * Classify p with every rule of rs in (prio, id) order, the first terminal
+ * match deciding (docs/rules.md). Rate state is not kept: limit rules
+ * always conform, sample rules always act.
+ */
+void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
+			   struct dynpf_verdict *v);
+
+/*
+ * Load rs through the control channel as one transaction. On a refusal,
+ * prints "FILE:LINE: ..." naming the rule and the field, and returns
+ * -EINVAL: nothing changed. 0 on success.
+ */
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file);
+
+/* {"action", "rule", "gen", "matched": [...], "mark"}; gen < 0: left out. */
+json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen);
+
+/* The largest rule id in rs, + 1: the rule tables a load needs. */
+__u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs);
+
+#endif
