@@ -90,7 +90,8 @@ $(BUILD)/test_rules: tests/test_rules.c loader/rules_lang.c loader/rules_lang.h 
 	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< loader/rules_lang.c -o $@
 
 # The control channel and classifier against the real programs (root).
-CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,ctrl.o progs.o log.o) $(OUT)/native.o
+CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,ctrl.o progs.o log.o classify.o rules_lang.o) \
+		  $(OUT)/native.o
 $(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@

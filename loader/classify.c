@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "classify.h"
+#include "dynpf.skel.h"
 #include "log.h"
 #include "match.h"
 
@@ -167,4 +171,63 @@ json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
 	if (v->action == DYNPF_ACT_REDIRECT)
 		json_object_object_add(o, "ifindex", json_object_new_int64(v->arg));
 	return o;
+}
+
+int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs)
+{
+	int fd = bpf_map__fd(skel->maps.dynpf_rules), sfd = bpf_map__fd(skel->maps.dynpf_state);
+	__u32 cap = bpf_map__max_entries(skel->maps.dynpf_rules) / 2, zero = 0;
+	struct dynpf_state *st;
+	struct dynpf_rule_ent e;
+	void *sv;
+	int err = 0;
+
+	if (bpf_map__value_size(skel->maps.dynpf_rules) != sizeof(e))
+		return -EPROTO;
+	sv = calloc(1, bpf_map__value_size(skel->maps.dynpf_state));
+	if (!sv)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(sfd, &zero, sv)) {
+		err = -errno;
+		goto out;
+	}
+	st = sv;
+	if (st->default_action[st->active & 1] == DYNPF_ACT_DROP) {
+		rs->set_seen |= 1u << DYNPF_SET_DEFAULT_ACTION;
+		rs->set[DYNPF_SET_DEFAULT_ACTION] = DYNPF_ACT_DROP;
+	}
+	if (st->arp_nd_rules[st->active & 1]) {
+		rs->set_seen |= 1u << DYNPF_SET_PASS_ARP_ND;
+		rs->set[DYNPF_SET_PASS_ARP_ND] = 0;
+	}
+	for (__u32 id = 1; id < cap; id++) {
+		__u32 k = id * 2 + (st->active & 1);
+
+		if (bpf_map_lookup_elem(fd, &k, &e)) {
+			err = -errno;
+			goto out;
+		}
+		if (!e.valid)
+			continue;
+		if (rs->n == rs->cap) {
+			size_t ncap = rs->cap ? 2 * rs->cap : 64;
+			void *r = realloc(rs->rules, ncap * sizeof(*rs->rules));
+			void *l = r ? realloc(rs->lines, ncap * sizeof(*rs->lines)) : NULL;
+
+			if (r)
+				rs->rules = r;
+			if (!r || !l) {
+				err = -ENOMEM;
+				goto out;
+			}
+			rs->lines = l;
+			rs->cap = ncap;
+		}
+		rs->lines[rs->n] = 0;
+		rs->rules[rs->n++] = e.r;
+		dynpf_rule_ids_set(&rs->ids, id);
+	}
+out:
+	free(sv);
+	return err;
 }

@@ -30,6 +30,14 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 /* {"action", "rule", "gen", "matched": [...], "mark"}; gen < 0: left out. */
 json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen);
 
+/*
+ * The active rule set of a loaded object, read back from its maps into rs
+ * (initialized by the caller): the rules in id order, and the settings the
+ * set holds. What `rules save` prints. 0 or -errno.
+ */
+struct dynpf_bpf;
+int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs);
+
 /* The largest rule id in rs, + 1: the rule tables a load needs. */
 __u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs);
 

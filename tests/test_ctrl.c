@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "classify.h"
 #include "ctrl.h"
 #include "dynpf.skel.h"
 #include "log.h"
@@ -659,6 +660,230 @@ static void test_differential(void)
 	      "%d of %d packets agree", agree, total);
 }
 
+/* ---- packets classified while transactions commit ------------------------ */
+
+#define CONC_SET(gen, j) (1000 + ((gen) & 1) * 100 + (j))
+
+static volatile int conc_stop;
+static int conc_commits, conc_err;
+
+/* Commit k installs set k & 1 (ids 1000.. or 1100..) in place of the other. */
+static void *conc_committer(void *arg)
+{
+	uint32_t first = *(uint32_t *)arg;
+
+	for (uint32_t k = first; !conc_stop; k++) {
+		uint64_t s;
+
+		dynpf_ctrl_take(&c);
+		dynpf_ctrl_begin(&c, NULL);
+		for (int j = 0; j < 4; j++) {
+			struct dynpf_rule r = rule(CONC_SET(k, j), j, j < 3 ? DYNPF_ACT_COUNT
+									  : DYNPF_ACT_DROP);
+
+			m_proto(&r, 6);
+			if (j == 1)
+				m_src4(&r, 0, 16);
+			if (j == 2)
+				m_dport(&r, 1, 100);
+			if (k > first)
+				dynpf_ctrl_del(&c, CONC_SET(k - 1, j), NULL);
+			dynpf_ctrl_add(&c, &r, NULL);
+		}
+		dynpf_ctrl_commit(&c, &s);
+		if (dynpf_ctrl_flush(&c) || ack_of(s).a.err) {
+			conc_err++;
+			break;
+		}
+		if (ack_of(s).a.gen != k) {
+			conc_err++;
+			break;
+		}
+		conc_commits++;
+	}
+	return NULL;
+}
+
+/*
+ * Commit k happens at generation k (a fresh load) and installs set k & 1:
+ * a packet classified at generation g must show rules of set g & 1 only,
+ * all four of them.
+ */
+static void test_concurrency(void)
+{
+	uint32_t first = 1;
+	int packets = 0, mixed = 0, gens = 0;
+	uint32_t last_gen = 0;
+	struct timespec t0, t;
+	pthread_t th;
+	struct pkt p;
+
+	if (reopen(4096)) {
+		CHECK("concurrency: reopen", 0, "cannot load the programs");
+		return;
+	}
+	mk4(&p, 6, 1, 1, 1000, 22, 0x02);
+	conc_stop = 0;
+	pthread_create(&th, NULL, conc_committer, &first);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		struct dynpf_verdict v;
+		int ok;
+
+		if (run(&p, &v, NULL))
+			break;
+		packets++;
+		if (!v.gen)
+			goto next;
+		ok = v.rule == CONC_SET(v.gen, 3) && v.nmatch == 3;
+		for (int j = 0; j < 3 && ok; j++)
+			ok = v.match[j] == CONC_SET(v.gen, j);
+		if (!ok && ++mixed <= 3)
+			printf("concurrency: gen %u: rule %u matched %u %u %u\n", v.gen, v.rule,
+			       v.match[0], v.match[1], v.match[2]);
+		if (v.gen != last_gen) {
+			gens++;
+			last_gen = v.gen;
+		}
+next:
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
+	conc_stop = 1;
+	pthread_join(th, NULL);
+	printf("concurrency: %d packets over %d generations seen, %d commits\n", packets, gens,
+	       conc_commits);
+	CHECK_EQ("concurrency: commits refused", conc_err, 0);
+	CHECK("concurrency: commits", conc_commits >= 10, "%d commits", conc_commits);
+	CHECK("concurrency: generations seen", gens >= 5, "%d generations", gens);
+	CHECK_EQ("concurrency: packets classified by a mix of rule sets", mixed, 0);
+}
+
+/* ---- a 100,000-rule set ----------------------------------------------------- */
+
+static struct dynpf_rule rules100k[100000];
+
+static void test_100k(void)
+{
+	enum { N = 100000 };
+	unsigned int seed = 99;
+	int agree = 0;
+	struct timespec t0, t1;
+	struct dynpf_verdict v;
+	uint64_t s;
+	struct pkt p;
+	double ms;
+
+	if (reopen(DYNPF_MAX_RULES)) {
+		CHECK("100k: reopen", 0, "cannot load the programs");
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	for (uint32_t i = 0; i < N; i++) {
+		/* 198.18.x.y/32 sources with exact dports, a few masks. */
+		struct dynpf_rule r = rule(i + 1, i % 1000, i % 7 ? DYNPF_ACT_PASS : DYNPF_ACT_DROP);
+
+		r.m.fields = DYNPF_M_SRC | DYNPF_M_PROTO | DYNPF_M_DPORT;
+		r.m.family = 4;
+		r.m.src_plen = i % 3 ? 32 : 24;
+		r.m.src[0] = 198;
+		r.m.src[1] = 18 + (i >> 16);
+		r.m.src[2] = (i >> 8) & 0xff;
+		r.m.src[3] = r.m.src_plen == 32 ? (i & 0xff) : 0;
+		r.m.proto = 6;
+		r.m.dport_lo = r.m.dport_hi = 1000 + i % 5;
+		if (i % 11 == 0)
+			r.m.dport_hi += 10; /* a range */
+		rules100k[i] = r;
+		dynpf_ctrl_add(&c, &r, NULL);
+	}
+	dynpf_ctrl_commit(&c, &s);
+	CHECK_EQ("100k: flush", dynpf_ctrl_flush(&c), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	printf("100k: %d rules loaded in one transaction in %.0f ms, %u tuples\n", N, ms,
+	       ack_of(s).ntuples);
+	CHECK_EQ("100k: commit", ack_of(s).a.err, 0);
+	CHECK_EQ("100k: rules", ack_of(s).nrules, N);
+	/* Packets aimed at random rules: the reference agrees. */
+	for (int k = 0; k < 100; k++) {
+		uint32_t i = rand_r(&seed) % N;
+		struct dynpf_ruleset rs = { .rules = rules100k, .n = N };
+		struct dynpf_pkt parsed;
+		struct dynpf_verdict w;
+
+		mk4(&p, 6, 0, 1, 1000, 1000 + i % 5 + (k & 1) * 7, 0x02);
+		p.b[27] = 18 + (i >> 16);
+		p.b[28] = (i >> 8) & 0xff;
+		p.b[29] = i & 0xff;
+		if (run(&p, &v, &parsed))
+			continue;
+		dynpf_classify_native(&rs, &parsed, &w);
+		agree += v.rule == w.rule && v.action == w.action && v.rule;
+	}
+	CHECK_EQ("100k: packets decided by the reference's rule", agree, 100);
+}
+
+/* ---- samples ------------------------------------------------------------------ */
+
+static int nsamples, sample_bad;
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	const struct pkt *p = ctx;
+	const struct dynpf_sample *h = data;
+	const struct dynpf_pkt *parsed = (const void *)(h + 1);
+
+	nsamples++;
+	if (size != sizeof(*h) + sizeof(*parsed) + h->cap_len || h->rule != 7 ||
+	    h->cap_len != 40 || h->pkt_len != p->n || parsed->nlayers != 3 ||
+	    memcmp((const uint8_t *)(parsed + 1), p->b, 40))
+		sample_bad++;
+	return 0;
+}
+
+/* A sample rule with a rate of 2/s: the first two packets are sent. */
+static void test_sample(void)
+{
+	struct dynpf_rule r[2] = { rule(7, 1, DYNPF_ACT_SAMPLE), rule(8, 2, DYNPF_ACT_PASS) };
+	struct ring_buffer *rb;
+	struct dynpf_verdict v;
+	struct pkt p;
+
+	if (reopen(64)) {
+		CHECK("sample: reopen", 0, "cannot load the programs");
+		return;
+	}
+	r[0].sample_len = 40;
+	r[0].sample_rate = 2;
+	m_proto(&r[0], 6);
+	CHECK_EQ("sample: commit", txn(r, 2).a.err, 0);
+	{
+		/* Read back (what `rules save` prints): the same rules, bytes. */
+		struct dynpf_ruleset back;
+
+		dynpf_ruleset_init(&back);
+		CHECK_EQ("readback", dynpf_ruleset_read(pr.skel, &back), 0);
+		CHECK_EQ("readback: rules", back.n, 2);
+		CHECK("readback: identical", back.n == 2 && !memcmp(back.rules, r, sizeof(r)),
+		      "rules differ");
+		CHECK_EQ("readback: default settings", back.set_seen, 0);
+		dynpf_ruleset_free(&back);
+	}
+	mk4(&p, 6, 1, 1, 1000, 22, 0x02);
+	rb = ring_buffer__new(bpf_map__fd(pr.skel->maps.dynpf_events), on_sample, &p, NULL);
+	for (int i = 0; i < 5; i++) {
+		run(&p, &v, NULL);
+		CHECK_EQ("sample: verdict", v.rule, 8);
+		CHECK_EQ("sample: acted", v.nmatch, 1);
+	}
+	ring_buffer__consume(rb);
+	ring_buffer__free(rb);
+	CHECK_EQ("sample: two sent (rate 2/s)", nsamples, 2);
+	CHECK_EQ("sample: header, parse result and bytes", sample_bad, 0);
+}
+
 int main(void)
 {
 	struct dynpf_parse_cfg cfg = DYNPF_PARSE_CFG_DEFAULT;
@@ -676,6 +901,9 @@ int main(void)
 	test_hostile();
 	test_prio_nonterm();
 	test_differential();
+	test_concurrency();
+	test_sample();
+	test_100k();
 	dynpf_ctrl_close(&c);
 	dynpf_progs_close(&pr);
 	printf("test_ctrl: %d passed, %d failed\n", npass, nfail);

@@ -344,6 +344,40 @@ struct dynpf_sample {
 	__u8 pad[7];
 };
 
+/*
+ * Map layouts user space reads (the rule set's state and its rule table,
+ * bpf/rules.h explains both). dynpf_rules holds entry id * 2 + side.
+ */
+struct dynpf_state {
+	__u32 active;        /* the side packets read: 0 or 1 */
+	__u32 gen;           /* +1 per commit */
+	__u32 side_gen[2];   /* the generation each side holds */
+	__u32 nrules[2];
+	__u32 tuples_hi[2];  /* tuple slots in use: 0 .. tuples_hi - 1 */
+	__u32 ntuples[2];
+	__u8 default_action[2]; /* 0 or DYNPF_ACT_PASS: pass; DYNPF_ACT_DROP */
+	__u8 arp_nd_rules[2];   /* 0: ARP and ND pass before any rule (the
+				 * default; `set pass-arp-nd off` makes it 1) */
+	__u8 txn_open;
+	__u8 txn_failed;
+	__u8 journal;        /* staged ops still to apply to the inactive side */
+	__u8 pad;
+	__u32 txn_id;        /* +1 per TXN_BEGIN */
+	__u32 nops;          /* staged ops of the open (or last) transaction */
+	__u32 new_masks;     /* masks the open transaction adds */
+	__u32 added;
+	__u32 deleted;
+};
+
+struct dynpf_rule_ent {
+	struct dynpf_rule r;
+	__u32 next;  /* the next rule id in the chain, 0 at the end */
+	__u8 valid;
+	__u8 tuple;
+	__u8 terminal;
+	__u8 pad;
+};
+
 #ifdef __cplusplus
 #define DYNPF_CTRL_ASSERT(t, n) static_assert(sizeof(t) == (n), #t)
 #else
@@ -363,6 +397,7 @@ DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
+DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 192);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 
 #endif /* DYNPF_CTRL_H */
