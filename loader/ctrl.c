@@ -194,8 +194,13 @@ int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *se
 			return err;
 		slot = user_ring_buffer__reserve(c->urb, size);
 	}
-	if (!slot && errno == ENOSPC && !c->self_drain)
+	if (!slot && errno == ENOSPC && !c->self_drain) {
 		slot = user_ring_buffer__reserve_blocking(c->urb, size, c->timeout_ms);
+		/* Out of time, libbpf says ETIMEDOUT or, from its last try,
+		 * ENOSPC: either way the ring stayed full. */
+		if (!slot && errno == ENOSPC)
+			errno = ETIMEDOUT;
+	}
 	if (!slot) {
 		err = -errno;
 		if (err == -ETIMEDOUT)

@@ -299,6 +299,104 @@ static void test_persist(void)
 	CHECK_EQ("persist new", v.rule, 3);
 }
 
+/*
+ * A producer that does not drain (the daemon's clients): with the ring full
+ * it waits timeout_ms, then fails clearly; nothing sent before is lost, and
+ * once drained the next message goes through.
+ */
+static void test_backpressure(void)
+{
+	struct dynpf_rule r = rule(60, 1, DYNPF_ACT_COUNT);
+	struct timespec t0, t1;
+	uint64_t sent0, s;
+	int n = 0, err = 0;
+	double ms;
+
+	dynpf_ctrl_take(&c);
+	c.self_drain = false;
+	c.timeout_ms = 200;
+	sent0 = c.sent;
+	dynpf_ctrl_begin(&c, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!err && n < 100000) {
+		err = dynpf_ctrl_reset(&c, 0, NULL);
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	CHECK_EQ("backpressure: timeout", err, -ETIMEDOUT);
+	CHECK("backpressure: waited", ms >= 190, "%.0f ms", ms);
+	c.self_drain = true;
+	CHECK_EQ("backpressure: drain", dynpf_ctrl_flush(&c), 0);
+	CHECK_EQ("backpressure: every message sent acked", c.nack, c.sent - sent0);
+	dynpf_ctrl_abort(&c, NULL);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_add(&c, &r, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	CHECK_EQ("backpressure: then", dynpf_ctrl_flush(&c), 0);
+	CHECK_EQ("backpressure: then a commit", ack_of(s).a.err, 0);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_del(&c, 60, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	CHECK_EQ("backpressure: cleanup", ack_of(s).a.err, 0);
+}
+
+/* SET (default action, ARP/ND) and COUNTER_RESET take effect at commit. */
+static void test_settings(void)
+{
+	struct dynpf_verdict v;
+	struct pkt p, arp;
+	uint64_t s;
+
+	memset(&arp, 0, sizeof(arp));
+	memcpy(arp.b, "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
+		      "\x00\x01\x08\x00\x06\x04\x00\x01", 22);
+	arp.n = 42;
+	mk4(&p, 6, 1, 1, 1000, 9, 0);
+
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_set(&c, DYNPF_SET_DEFAULT_ACTION, DYNPF_ACT_DROP, NULL);
+	dynpf_ctrl_reset(&c, 1, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	CHECK_EQ("set default drop: commit", ack_of(s).a.err, 0);
+	CHECK_EQ("counter reset", rule_packets(1), 0);
+	run(&p, &v, NULL);
+	CHECK_EQ("default drop", v.action, DYNPF_ACT_DROP);
+	CHECK_EQ("default drop", v.rule, 0);
+	run(&arp, &v, NULL);
+	CHECK_EQ("ARP passes a drop default", v.action, DYNPF_ACT_PASS);
+
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_set(&c, DYNPF_SET_PASS_ARP_ND, 0, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	run(&arp, &v, NULL);
+	CHECK_EQ("pass-arp-nd off: ARP dropped", v.action, DYNPF_ACT_DROP);
+
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_set(&c, DYNPF_SET_PASS_ARP_ND, 1, NULL);
+	dynpf_ctrl_set(&c, DYNPF_SET_DEFAULT_ACTION, DYNPF_ACT_PASS, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	run(&p, &v, NULL);
+	CHECK_EQ("default pass again", v.action, DYNPF_ACT_PASS);
+	/* Both sides hold the settings: one more commit flips back to the side
+	 * the journal brought up to date. */
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	run(&p, &v, NULL);
+	CHECK_EQ("settings survive the side flip", v.action, DYNPF_ACT_PASS);
+	run(&arp, &v, NULL);
+	CHECK_EQ("settings survive the side flip", v.action, DYNPF_ACT_PASS);
+}
+
 /* Every refusal: errno and field, and the transaction changes nothing. */
 static void test_refusals(void)
 {
@@ -897,6 +995,8 @@ int main(void)
 	test_empty();
 	test_basic();
 	test_persist();
+	test_settings();
+	test_backpressure();
 	test_refusals();
 	test_hostile();
 	test_prio_nonterm();

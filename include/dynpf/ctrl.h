@@ -114,8 +114,9 @@ enum dynpf_action {
 
 /*
  * A TLV presence test. family is a DYNPF_TLV_* or DYNPF_TT_EXT (an IPv6
- * extension header of type DYNPF_P_*); type is the family's type (Geneve:
- * class << 8 | type). neg: the rule wants it absent.
+ * extension header: type is its IP protocol number, 0 43 44 60 51 50); type
+ * is the family's type (Geneve: class << 8 | type). neg: the rule wants it
+ * absent.
  */
 #define DYNPF_TT_EXT 0x80
 struct dynpf_tlv_test {
