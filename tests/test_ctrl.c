@@ -758,6 +758,59 @@ static void test_differential(void)
 	      "%d of %d packets agree", agree, total);
 }
 
+/* Actions seen from outside: XDP and TC return codes, the skb mark. */
+static void test_actions(void)
+{
+	struct dynpf_rule r[3] = { rule(20, 1, DYNPF_ACT_MARK), rule(21, 2, DYNPF_ACT_REDIRECT),
+				   rule(22, 3, DYNPF_ACT_DROP) };
+	struct __sk_buff skb;
+	struct pkt p;
+	int err;
+
+	if (reopen(64)) {
+		CHECK("actions: reopen", 0, "cannot load the programs");
+		return;
+	}
+	r[0].arg = 0x5a5a;
+	m_proto(&r[0], 6);
+	r[1].arg = 1; /* lo */
+	m_dport(&r[1], 80, 80);
+	m_proto(&r[2], 6);
+	CHECK_EQ("actions: commit", txn(r, 3).a.err, 0);
+	mk4(&p, 6, 1, 1, 1000, 22, 0x02);
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p.b, .data_size_in = p.n);
+
+		err = bpf_prog_test_run_opts(bpf_program__fd(pr.skel->progs.dynpf_xdp), &o);
+		CHECK_EQ("actions: xdp drop", err ? -1 : (int)o.retval, 1 /* XDP_DROP */);
+	}
+	{
+		memset(&skb, 0, sizeof(skb));
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p.b, .data_size_in = p.n,
+			    .ctx_in = &skb, .ctx_size_in = sizeof(skb), .ctx_out = &skb,
+			    .ctx_size_out = sizeof(skb));
+
+		err = bpf_prog_test_run_opts(bpf_program__fd(pr.skel->progs.dynpf_tc_ingress), &o);
+		CHECK_EQ("actions: tc drop", err ? -1 : (int)o.retval, 2 /* TC_ACT_SHOT */);
+		CHECK_EQ("actions: tc mark", skb.mark, 0x5a5a);
+	}
+	mk4(&p, 6, 1, 1, 1000, 80, 0x02);
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p.b, .data_size_in = p.n);
+
+		err = bpf_prog_test_run_opts(bpf_program__fd(pr.skel->progs.dynpf_xdp), &o);
+		CHECK_EQ("actions: xdp redirect", err ? -1 : (int)o.retval, 4 /* XDP_REDIRECT */);
+	}
+	{
+		memset(&skb, 0, sizeof(skb));
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p.b, .data_size_in = p.n,
+			    .ctx_in = &skb, .ctx_size_in = sizeof(skb));
+
+		err = bpf_prog_test_run_opts(bpf_program__fd(pr.skel->progs.dynpf_tc_ingress), &o);
+		CHECK_EQ("actions: tc redirect", err ? -1 : (int)o.retval, 7 /* TC_ACT_REDIRECT */);
+	}
+}
+
 /* ---- packets classified while transactions commit ------------------------ */
 
 #define CONC_SET(gen, j) (1000 + ((gen) & 1) * 100 + (j))
@@ -1002,6 +1055,7 @@ int main(void)
 	test_prio_nonterm();
 	test_differential();
 	test_concurrency();
+	test_actions();
 	test_sample();
 	test_100k();
 	dynpf_ctrl_close(&c);
