@@ -46,41 +46,26 @@ t_err() {
 	fi
 }
 
-echo "== unit tests of the native parsers"
-if "$BUILD/test_parsers" >"$OUT/unit.log" 2>&1; then :; fi
-read -r up uf < <(sed -n 's/^test_parsers: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/unit.log")
-if [ -n "${up:-}" ]; then
-	pass=$((pass + up))
-	fail=$((fail + uf))
-	echo "ok    $up assertions passed, $uf failed"
-	[ "$uf" = 0 ] || sed 's/^/      | /' "$OUT/unit.log" | tail -25
-else
-	ko "unit tests did not report" "$OUT/unit.log"
-fi
+# A C test program that prints "NAME: N passed, N failed": its counts are
+# added to ours, with the last lines of its log if anything failed.
+unit() {
+	local title=$1 bin=$2 log="$OUT/unit-$2.log" up uf
+	echo "== $title"
+	"$BUILD/$bin" >"$log" 2>&1 || :
+	read -r up uf < <(sed -n "s/^$bin: \\([0-9]*\\) passed, \\([0-9]*\\) failed\$/\\1 \\2/p" "$log")
+	if [ -n "${up:-}" ]; then
+		pass=$((pass + up))
+		fail=$((fail + uf))
+		echo "ok    $up assertions passed, $uf failed"
+		[ "$uf" = 0 ] || sed 's/^/      | /' "$log" | tail -25
+	else
+		ko "$bin did not report" "$log"
+	fi
+}
 
-echo "== the control channel and the classifier (BPF_PROG_TEST_RUN)"
-if "$BUILD/test_ctrl" >"$OUT/ctrl.log" 2>&1; then :; fi
-read -r cp cf < <(sed -n 's/^test_ctrl: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/ctrl.log")
-if [ -n "${cp:-}" ]; then
-	pass=$((pass + cp))
-	fail=$((fail + cf))
-	echo "ok    $cp assertions passed, $cf failed"
-	[ "$cf" = 0 ] || sed 's/^/      | /' "$OUT/ctrl.log" | tail -25
-else
-	ko "test_ctrl did not report" "$OUT/ctrl.log"
-fi
-
-echo "== unit tests of the rule language"
-if "$BUILD/test_rules" >"$OUT/unit-rules.log" 2>&1; then :; fi
-read -r rp rf < <(sed -n 's/^test_rules: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$OUT/unit-rules.log")
-if [ -n "${rp:-}" ]; then
-	pass=$((pass + rp))
-	fail=$((fail + rf))
-	echo "ok    $rp assertions passed, $rf failed"
-	[ "$rf" = 0 ] || sed 's/^/      | /' "$OUT/unit-rules.log" | tail -25
-else
-	ko "rule language unit tests did not report" "$OUT/unit-rules.log"
-fi
+unit "unit tests of the native parsers" test_parsers
+unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl
+unit "unit tests of the rule language" test_rules
 
 echo "== dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
