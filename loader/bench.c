@@ -31,6 +31,12 @@
  * The constructor costs ctor - empty, a primitive (prim - ctor) / N. Each
  * program fails with another return value when a call fails, and a failing
  * program stops the bench before it is timed.
+ *
+ * Then the rule benchmarks (bench_rules.c; --no-rules leaves them out,
+ * --rules-only runs them alone): classification against the number of rules
+ * loaded through the control channel, rule updates per second through the
+ * ring beside raw BPF map writes, the time from submit to effective, and
+ * nft -f where nftables is installed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,6 +52,7 @@
 #include <json-c/json.h>
 
 #include "bench.skel.h"
+#include "bench_rules.h"
 #include "cmds.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
@@ -551,6 +558,8 @@ static const char *const prim_names[NPRIMS] = { "empty", "ctor", "slice", "clone
 
 /* Whether the primitives run: with the shapes (default), not, or alone. */
 enum { PRIMS_ALSO, PRIMS_NO, PRIMS_ONLY };
+/* The same for the rule benchmarks. */
+enum { RULES_ALSO, RULES_NO, RULES_ONLY };
 
 struct bench_ctx {
 	struct dynpf_bpf *dynpf;
@@ -595,11 +604,14 @@ static void find_progs(struct bench_ctx *b)
 {
 	struct bench_bpf *r = b->ref;
 	struct dynpf_bpf *d = b->dynpf;
+	/* No dynpf (--rules-only: the rule benchmarks load their own): -1. */
 	const struct bpf_program *p[NHOOKS][NVARIANTS] = {
-		{ r->progs.bench_empty_xdp, r->progs.bench_direct_xdp, d->progs.dynpf_xdp },
+		{ r->progs.bench_empty_xdp, r->progs.bench_direct_xdp,
+		  d ? d->progs.dynpf_xdp : NULL },
 		{ r->progs.bench_empty_xdp_frags, r->progs.bench_direct_xdp_frags,
-		  d->progs.dynpf_xdp_frags },
-		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc, d->progs.dynpf_tc_ingress },
+		  d ? d->progs.dynpf_xdp_frags : NULL },
+		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc,
+		  d ? d->progs.dynpf_tc_ingress : NULL },
 	};
 
 	const struct bpf_program *pp[NHOOKS][NPRIMS] = {
@@ -616,7 +628,7 @@ static void find_progs(struct bench_ctx *b)
 
 	for (size_t h = 0; h < NHOOKS; h++) {
 		for (size_t v = 0; v < NVARIANTS; v++)
-			b->fd[h][v] = bpf_program__fd(p[h][v]);
+			b->fd[h][v] = p[h][v] ? bpf_program__fd(p[h][v]) : -1;
 		for (size_t k = 0; k < NPRIMS; k++)
 			b->prim_fd[h][k] = bpf_program__fd(pp[h][k]);
 	}
@@ -1015,7 +1027,7 @@ static void print_prims_text(const struct bench_ctx *b, const struct prim_result
 }
 
 static void print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n,
-		       const struct prim_result *pr)
+		       const struct prim_result *pr, const struct bench_rules *rr)
 {
 	printf("dynpf bench: BPF_PROG_TEST_RUN, repeat %u, median of %u runs, ns per packet%s\n\n",
 	       b->repeat, b->runs, b->cpu >= 0 ? "" : " (not pinned to a CPU)");
@@ -1025,6 +1037,10 @@ static void print_text(const struct bench_ctx *b, const struct bench_result *res
 		printf("\n");
 	if (pr)
 		print_prims_text(b, pr);
+	if ((n || pr) && rr)
+		printf("\n");
+	if (rr)
+		bench_rules_print_text(rr);
 }
 
 static json_object *json_num(double v, const char *fmt)
@@ -1076,7 +1092,7 @@ static json_object *prims_json(const struct bench_ctx *b, const struct prim_resu
 }
 
 static void print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n,
-		       const struct prim_result *pr)
+		       const struct prim_result *pr, const struct bench_rules *rr)
 {
 	json_object *top = json_object_new_object(), *arr = json_object_new_array();
 	double net, pt;
@@ -1148,6 +1164,8 @@ static void print_json(const struct bench_ctx *b, const struct bench_result *res
 	json_object_object_add(top, "results", arr);
 	if (pr)
 		json_object_object_add(top, "primitives", prims_json(b, pr));
+	if (rr)
+		json_object_object_add(top, "rules", bench_rules_json(rr));
 	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
 	json_object_put(top);
 }
@@ -1170,7 +1188,12 @@ static void bench_usage(FILE *f)
 		"  --shape NAME       only these shapes; repeat it or give a comma list\n"
 		"                     (default: all)\n"
 		"  --no-primitives    leave out the dynptr primitives table\n"
-		"  --primitives-only  run only the dynptr primitives (no shapes)\n"
+		"  --primitives-only  run only the dynptr primitives (no shapes, no rules)\n"
+		"  --no-rules         leave out the rule benchmarks\n"
+		"  --rules-only       run only the rule benchmarks (no shapes, no primitives)\n"
+		"  --rule-counts LIST the rule counts of the classification table, a comma\n"
+		"                     list of 0..%u (default 1,100,1000,10000,100000; 0 and\n"
+		"                     1 are always measured)\n"
 		"  -j, --json         one JSON object with every result (as the global -j)\n"
 		"  -h, --help         this text\n"
 		"\n"
@@ -1179,8 +1202,18 @@ static void bench_usage(FILE *f)
 		"bpf_dynptr_clone() + bpf_dynptr_adjust() (a bounded view) and\n"
 		"bpf_dynptr_read(), per hook, on the syn packet.\n"
 		"\n"
+		"Then the rules: ns per packet of syn and ipv6-udp through dynpf's\n"
+		"xdp and tc programs with 0, 1 and each count of generated rules loaded\n"
+		"through the control channel (mixed prefixes, ports and ranges, protocols,\n"
+		"TCP flags, TLV tests; only a catch-all matches), with the ratio to 1 rule;\n"
+		"rule updates per second through the ring in transactions of 1, 64 and 4096\n"
+		"adds, beside bpf_map_update_elem() and BPF_MAP_UPDATE_BATCH into an array\n"
+		"map (the raw map-write floor); the time from submitting a rule to its\n"
+		"effect; and nft -f of the same rules in a new network namespace where nft is\n"
+		"installed.\n"
+		"\n"
 		"Shapes:\n",
-		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT);
+		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT);
 	for (size_t i = 0; i < NSHAPES; i++)
 	{
 		static uint8_t pkt[BENCH_PKT_MAX];
@@ -1258,7 +1291,32 @@ static int pin_cpu(void)
 }
 
 /* Long options without a short form. */
-enum { OPT_NO_PRIMS = 256, OPT_PRIMS_ONLY };
+enum { OPT_NO_PRIMS = 256, OPT_PRIMS_ONLY, OPT_NO_RULES, OPT_RULES_ONLY, OPT_RULE_COUNTS };
+
+/* The packets of the rule benchmarks: syn and ipv6-udp, and the empty programs. */
+static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct bench_rules **out)
+{
+	static uint8_t pkt[BENCH_RULES_NSHAPES][BENCH_PKT_MAX];
+	static const char *const names[BENCH_RULES_NSHAPES] = { "syn", "ipv6-udp" };
+
+	rc->repeat = b->repeat;
+	rc->runs = b->runs;
+	rc->cpu = b->cpu;
+	rc->empty_fd[0] = b->fd[0][V_EMPTY]; /* xdp */
+	rc->empty_fd[1] = b->fd[2][V_EMPTY]; /* tc */
+	for (size_t i = 0; i < BENCH_RULES_NSHAPES; i++) {
+		size_t s;
+
+		for (s = 0; s < NSHAPES && strcmp(shapes[s].name, names[i]); s++)
+			;
+		if (s == NSHAPES)
+			abort(); /* they are in the table above */
+		rc->shape[i].name = shapes[s].name;
+		rc->shape[i].len = build_packet(&shapes[s], pkt[i]);
+		rc->shape[i].pkt = pkt[i];
+	}
+	return bench_rules_run(rc, out);
+}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -1268,6 +1326,9 @@ int cmd_bench(int argc, char **argv)
 		{ "shape", required_argument, NULL, 's' },
 		{ "no-primitives", no_argument, NULL, OPT_NO_PRIMS },
 		{ "primitives-only", no_argument, NULL, OPT_PRIMS_ONLY },
+		{ "no-rules", no_argument, NULL, OPT_NO_RULES },
+		{ "rules-only", no_argument, NULL, OPT_RULES_ONLY },
+		{ "rule-counts", required_argument, NULL, OPT_RULE_COUNTS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -1276,8 +1337,11 @@ int cmd_bench(int argc, char **argv)
 	static struct bench_result res[NSHAPES * NHOOKS];
 	static struct prim_result prim_res[NHOOKS];
 	const struct prim_result *pr = NULL;
+	struct bench_rules_cfg rc = { 0 };
+	struct bench_rules *rr = NULL;
 	unsigned int mask = 0;
-	int c, err, ret = DYNPF_EXIT_USAGE, prims = PRIMS_ALSO;
+	int c, err, ret = DYNPF_EXIT_USAGE, prims = PRIMS_ALSO, rules = RULES_ALSO;
+	bool counts_given = false;
 	size_t n = 0;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -1307,6 +1371,20 @@ int cmd_bench(int argc, char **argv)
 			}
 			prims = c == OPT_NO_PRIMS ? PRIMS_NO : PRIMS_ONLY;
 			break;
+		case OPT_NO_RULES:
+		case OPT_RULES_ONLY:
+			if (rules != RULES_ALSO &&
+			    rules != (c == OPT_NO_RULES ? RULES_NO : RULES_ONLY)) {
+				p_err("bench: --no-rules and --rules-only exclude each other");
+				return DYNPF_EXIT_USAGE;
+			}
+			rules = c == OPT_NO_RULES ? RULES_NO : RULES_ONLY;
+			break;
+		case OPT_RULE_COUNTS:
+			if (bench_rules_parse_counts(optarg, &rc))
+				return DYNPF_EXIT_USAGE;
+			counts_given = true;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return DYNPF_EXIT_OK;
@@ -1323,7 +1401,26 @@ int cmd_bench(int argc, char **argv)
 		p_err("bench: --shape and --primitives-only exclude each other");
 		return DYNPF_EXIT_USAGE;
 	}
+	if (rules == RULES_ONLY && mask) {
+		p_err("bench: --shape and --rules-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (prims == PRIMS_ONLY && rules == RULES_ONLY) {
+		p_err("bench: --primitives-only and --rules-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (counts_given && (rules == RULES_NO || prims == PRIMS_ONLY)) {
+		p_err("bench: --rule-counts without the rule benchmarks (%s)",
+		      rules == RULES_NO ? "--no-rules" : "--primitives-only");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (rules == RULES_ONLY)
+		prims = PRIMS_NO;
 	if (prims == PRIMS_ONLY)
+		rules = RULES_NO;
+	if (!counts_given)
+		bench_rules_default_counts(&rc);
+	if (prims == PRIMS_ONLY || rules == RULES_ONLY)
 		mask = 0;
 	else if (!mask)
 		mask = (1u << NSHAPES) - 1;
@@ -1343,15 +1440,17 @@ int cmd_bench(int argc, char **argv)
 	}
 	b.cpu = pin_cpu();
 
-	/* dynpf as shipped: the defaults, trace off. */
-	b.dynpf = dynpf_bpf__open_and_load();
-	if (!b.dynpf) {
-		p_err("bench: cannot load dynpf's BPF programs (%s): run with -vv to see the "
-		      "verifier log",
-		      strerror(errno));
-		goto free_percpu;
+	/* dynpf as shipped: the defaults, trace off (the shapes need it). */
+	if (rules != RULES_ONLY) {
+		b.dynpf = dynpf_bpf__open_and_load();
+		if (!b.dynpf) {
+			p_err("bench: cannot load dynpf's BPF programs (%s): run with -vv to see "
+			      "the verifier log",
+			      strerror(errno));
+			goto free_percpu;
+		}
 	}
-	if (b.dynpf->rodata->dynpf_trace_on) {
+	if (b.dynpf && b.dynpf->rodata->dynpf_trace_on) {
 		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
 		goto destroy_dynpf;
 	}
@@ -1383,10 +1482,16 @@ int cmd_bench(int argc, char **argv)
 			goto destroy_ref;
 		pr = prim_res;
 	}
+	if (rules != RULES_NO) {
+		err = run_rules(&b, &rc, &rr);
+		if (err)
+			goto destroy_ref;
+	}
 	if (dynpf_json)
-		print_json(&b, res, n, pr);
+		print_json(&b, res, n, pr, rr);
 	else
-		print_text(&b, res, n, pr);
+		print_text(&b, res, n, pr, rr);
+	bench_rules_free(rr);
 	ret = DYNPF_EXIT_OK;
 
 destroy_ref:

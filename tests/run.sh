@@ -275,6 +275,19 @@ done
 # is printed (t_err with status 0).
 t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \
 	"$DYNPF" bench --repeat 1000 --runs 1
+# The rule benchmarks alone, small: exit 0 and every one of their tables.
+bench_rules_tables() {
+	local out=$OUT/bench_rules.out want
+	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 100 >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	for want in '^rule sets:' '^ +100 +99 +[0-9]+ ' '^classification, ns per packet' \
+		'^syn xdp ' '^ipv6-udp tc ' '^rule updates per second' '^ +4096 +[0-9]' \
+		'^submit to effective' '^ +100 +[0-9.]+ ' '^nft'; do
+		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
+	done
+	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
+}
+t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tables
 
 echo "== output and docs stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
