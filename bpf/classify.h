@@ -293,12 +293,15 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	action = st->default_action[side];
 	if (action)
 		out->action = action;
+	hi = st->tuples_hi[side];
+	/* No rules and a pass default: nothing to look at. */
+	if (!hi && out->action == DYNPF_ACT_PASS)
+		return DYNPF_ACT_PASS;
 	dynpf_cls_view_init(&cs->view, p);
 	if (!st->arp_nd_rules[side] && dynpf_is_arp_nd(p, &cs->view)) {
 		out->action = DYNPF_ACT_PASS;
 		return DYNPF_ACT_PASS;
 	}
-	hi = st->tuples_hi[side];
 	if (!hi)
 		return out->action;
 	cs->side = side;
