@@ -642,8 +642,8 @@ static int check_set(struct rb_ctx *x, struct rb_set *s)
 		}
 		s->cand[sh] = cand;
 		if (s->rules && best.id != RB_CATCHALL_ID) {
-			p_err("bench: the %s packet matches rule %u of the generated set of %u, not "
-			      "only the catch-all",
+			p_err("bench: the %s packet matches rule %u of the generated set of %u, "
+			      "not only the catch-all",
 			      x->cfg->shape[sh].name, best.id, s->rules);
 			return -EPROTO;
 		}
@@ -679,8 +679,8 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 				return err;
 			}
 			if (v.rule != (s->rules ? RB_CATCHALL_ID : 0u)) {
-				p_err("bench: with %u rules, %s on %s was decided by rule %u, not the "
-				      "catch-all",
+				p_err("bench: with %u rules, %s on %s was decided by rule %u, "
+				      "not the catch-all",
 				      s->rules, cfg->shape[sh].name, rb_hooks[h].name, v.rule);
 				return -EPROTO;
 			}
@@ -802,16 +802,20 @@ static int upd_floor(int fd, const uint32_t *keys, const uint8_t *vals, uint32_t
 			if (bpf_map_update_batch(fd, keys + done % BENCH_UPD_MAX_IDS, vals,
 						 &count, &bo) ||
 			    count != b) {
+				int err = errno ? -errno : -EIO;
+
 				p_err("bench: bpf_map_update_batch of %u values: %s", b,
-				      strerror(errno));
-				return -errno ?: -EIO;
+				      strerror(-err));
+				return err;
 			}
 		} else {
 			for (uint32_t i = 0; i < b; i++) {
 				if (bpf_map_update_elem(fd, &keys[(done + i) % BENCH_UPD_MAX_IDS],
 							vals + (size_t)i * FLOOR_VALUE, BPF_ANY)) {
-					p_err("bench: bpf_map_update_elem: %s", strerror(errno));
-					return -errno;
+					int err = -errno;
+
+					p_err("bench: bpf_map_update_elem: %s", strerror(-err));
+					return err;
 				}
 			}
 		}
@@ -1316,16 +1320,17 @@ static void bench_nft(struct rb_ctx *x)
 		st = run_cmd(load, msg, sizeof(msg));
 		res->nft_ms[i] = now_ms() - t0;
 		if (st) {
-			snprintf(res->nft_msg, sizeof(res->nft_msg), "nft -f of %u rules failed: %.180s",
-				 n, st < 0 ? strerror(-st) : msg);
+			snprintf(res->nft_msg, sizeof(res->nft_msg),
+				 "nft -f of %u rules failed: %.180s", n,
+				 st < 0 ? strerror(-st) : msg);
 			goto out;
 		}
 		pr_info("bench: nft -f of %u rules: %.1f ms\n", n, res->nft_ms[i]);
 		/* The next load starts from an empty namespace too. */
 		st = run_cmd(flush, msg, sizeof(msg));
 		if (st) {
-			snprintf(res->nft_msg, sizeof(res->nft_msg), "nft flush ruleset failed: %.180s",
-				 st < 0 ? strerror(-st) : msg);
+			snprintf(res->nft_msg, sizeof(res->nft_msg),
+				 "nft flush ruleset failed: %.180s", st < 0 ? strerror(-st) : msg);
 			goto out;
 		}
 	}
@@ -1556,7 +1561,8 @@ static void print_classify(const struct bench_rules *r)
 	const struct rb_set *one = set_of(r, 1), *zero = set_of(r, 0);
 	const struct bench_rules_cfg *cfg = &r->cfg;
 
-	printf("\nclassification, ns per packet (BPF_PROG_TEST_RUN, repeat %u, median of %u runs)\n",
+	printf("\nclassification, ns per packet (BPF_PROG_TEST_RUN, repeat %u, median of %u "
+	       "runs)\n",
 	       cfg->repeat, cfg->runs);
 	printf("%-24s %7s", "rules loaded:", "empty");
 	for (size_t i = 0; i < cfg->ncounts; i++)
@@ -1661,7 +1667,8 @@ static void print_nft(const struct bench_rules *r)
 		printf("\nnft: %s\n", r->nft_msg);
 		return;
 	}
-	printf("\nnft -f of the same rules (an inet table, one chain, in a new network namespace)\n");
+	printf("\nnft -f of the same rules (an inet table, one chain, in a new network "
+	       "namespace)\n");
 	printf("%8s %12s %12s %10s\n", "rules", "nft -f ms", "dynpf ms", "nft/dynpf");
 	for (size_t i = 0; i < r->cfg.ncounts; i++) {
 		const struct rb_set *s = &r->set[i];
@@ -1748,13 +1755,15 @@ json_object *bench_rules_json(const struct bench_rules *r)
 				json_object_object_add(
 					c, "ratio_1_rule",
 					jnum(ns / one->med[sh][h][P_DYNPF], "%.3f"));
-				json_object_object_add(c, "classifier_ns",
-						       jnum(ns - zero->med[sh][h][P_DYNPF], "%.1f"));
+				json_object_object_add(
+					c, "classifier_ns",
+					jnum(ns - zero->med[sh][h][P_DYNPF], "%.1f"));
 				for (uint32_t k = 0; k < cfg->runs; k++) {
-					json_object_array_add(
-						re, json_object_new_int64(s->ns[sh][h][P_EMPTY][k]));
-					json_object_array_add(
-						rd, json_object_new_int64(s->ns[sh][h][P_DYNPF][k]));
+					const uint32_t *v = s->ns[sh][h][P_EMPTY];
+					const uint32_t *w = s->ns[sh][h][P_DYNPF];
+
+					json_object_array_add(re, json_object_new_int64(v[k]));
+					json_object_array_add(rd, json_object_new_int64(w[k]));
 				}
 				json_object_object_add(c, "runs_empty_ns", re);
 				json_object_object_add(c, "runs_dynpf_ns", rd);
@@ -1797,7 +1806,8 @@ json_object *bench_rules_json(const struct bench_rules *r)
 		json_object_object_add(j, "runs_flushed_us",
 				       jarr_d(e->flush_us, BENCH_EFF_SAMPLES, "%.1f"));
 		json_object_object_add(j, "runs_seen_by_poller_us",
-				       e->seen ? jarr_d(e->seen_us, BENCH_EFF_SAMPLES, "%.1f") : NULL);
+				       e->seen ? jarr_d(e->seen_us, BENCH_EFF_SAMPLES, "%.1f")
+					       : NULL);
 		json_object_array_add(eff, j);
 	}
 	json_object_object_add(o, "submit_to_effective", eff);
