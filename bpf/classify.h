@@ -167,6 +167,36 @@ static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id
 }
 
 /*
+ * One chain entry: 1 to go on to e->next, 0 to stop the walk. The match is
+ * behind its subprogram: inlined, the verifier's paths multiply past its
+ * budget (tried: 1M instructions with the first entry inlined).
+ */
+static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
+					    const struct dynpf_pkt *p, __u32 id,
+					    struct dynpf_rule_ent **ep)
+{
+	struct dynpf_rule_ent *e = dynpf_rule_ent(cs->side, id);
+
+	*ep = e;
+	if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
+		return 0;
+	if (dynpf_rule_match_g(&e->r, p, &cs->view)) {
+		if (e->terminal) {
+			cs->best = id;
+			cs->best_prio = e->r.prio;
+			return 0;
+		}
+		if (cs->nc < DYNPF_MAX_NONTERM)
+			cs->coll[cs->nc++ & (DYNPF_COLL_SLOTS - 1)] = id;
+		else
+			dynpf_coll_replace(cs, id, e->r.prio);
+	}
+	return 1;
+}
+
+#define DYNPF_CHAIN_SHORT 4 /* entries walked by a plain loop */
+
+/*
  * Walk one chain from rule id: chains are in (prio, id) order, so stop at
  * the first rule that cannot beat the best match, or at the first terminal
  * match; collect the non-terminal matches on the way.
@@ -174,28 +204,19 @@ static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id
 DYNPF_SUBPROG int dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p, __u32 id)
 {
 	struct dynpf_rule_ent *e;
-	__u32 side, j;
+	__u32 j;
 
 	if (!cs || !p)
 		return 0;
-	side = cs->side & 1;
+	/* Most chains are short: a plain loop, no iterator kfunc calls. */
+	for (j = 0; j < DYNPF_CHAIN_SHORT; j++) {
+		if (!id || !dynpf_chain_step(cs, p, id, &e))
+			return 0;
+		id = e->next;
+	}
 	bpf_for(j, 0, DYNPF_MAX_RULES) {
-		if (!id)
+		if (!id || !dynpf_chain_step(cs, p, id, &e))
 			break;
-		e = dynpf_rule_ent(side, id);
-		if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
-			break;
-		if (dynpf_rule_match_g(&e->r, p, &cs->view)) {
-			if (e->terminal) {
-				cs->best = id;
-				cs->best_prio = e->r.prio;
-				break;
-			}
-			if (cs->nc < DYNPF_MAX_NONTERM)
-				cs->coll[cs->nc++ & (DYNPF_COLL_SLOTS - 1)] = id;
-			else
-				dynpf_coll_replace(cs, id, e->r.prio);
-		}
 		id = e->next;
 	}
 	return 0;
@@ -312,20 +333,28 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	dynpf_pkt_key(&cs->keys[0], p, &cs->view, 0);
 	dynpf_pkt_key(&cs->keys[1], p, &cs->view, 1);
 
-	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
+	/* A plain bounded loop: no iterator kfunc call per tuple. */
+	for (i = 0; i < DYNPF_MAX_TUPLES; i++) {
+		struct dynpf_bloom *bl;
 		struct dynpf_tuple *tu;
-		__u32 *head;
+		struct dynpf_key mk;
+		__u32 *head, bit;
 
 		if (i >= hi)
 			break;
 		tu = dynpf_tuple(side, i);
-		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
+		bl = dynpf_bloom(side, i);
+		if (!tu || !bl || !tu->used || tu->min_prio > cs->best_prio)
+			continue;
+		/* The tuple's stack is kept in its mask's pad byte. */
+		dynpf_key_and(&mk, &cs->keys[tu->mask.pad & 1], &tu->mask);
+		mk.pad = 0;
+		cs->hk.hash = dynpf_key_hash(&mk);
+		bit = dynpf_bloom_bit(cs->hk.hash);
+		if (!(bl->w[(bit / 64) & (DYNPF_BLOOM_WORDS - 1)] & (1ull << (bit % 64))))
 			continue;
 		cs->hk.slot = side * DYNPF_MAX_TUPLES + i;
 		cs->hk.pad = 0;
-		/* The tuple's stack is kept in its mask's pad byte. */
-		dynpf_key_and(&cs->hk.k, &cs->keys[tu->mask.pad & 1], &tu->mask);
-		cs->hk.k.pad = 0;
 		head = bpf_map_lookup_elem(&dynpf_tss, &cs->hk);
 		if (head)
 			dynpf_chain(cs, p, *head);

@@ -162,6 +162,7 @@ DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
 {
 	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_bloom *bl;
 	struct dynpf_tuple *tu;
 	int free = -1;
 	__u32 t;
@@ -187,6 +188,13 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	tu->mask = *mask;
 	tu->nrules = 0;
 	tu->min_prio = 0xffffffff;
+	bl = dynpf_bloom(side, free);
+	if (bl) {
+		__u32 w;
+
+		bpf_for(w, 0, DYNPF_BLOOM_WORDS)
+			bl->w[w & (DYNPF_BLOOM_WORDS - 1)] = 0;
+	}
 	tu->used = 1;
 	st->ntuples[side & 1]++;
 	if ((__u32)free >= st->tuples_hi[side & 1])
@@ -206,7 +214,7 @@ static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent 
 	dynpf_rule_tuple_key(&e->r, &tmp->k, &tmp->mask);
 	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
 	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + e->tuple;
-	tmp->hk.k = tmp->k;
+	tmp->hk.hash = dynpf_key_hash(&tmp->k);
 	head = bpf_map_lookup_elem(&dynpf_tss, &tmp->hk);
 	if (head) {
 		if (*head == id) {
@@ -298,7 +306,7 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 		return;
 	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
 	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + t;
-	tmp->hk.k = tmp->k;
+	tmp->hk.hash = dynpf_key_hash(&tmp->k);
 	e->r = *r;
 	e->tuple = t;
 	e->terminal = dynpf_act_terminal(r->action);
@@ -330,6 +338,13 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 	tu->nrules++;
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
+	{
+		struct dynpf_bloom *bl = dynpf_bloom(side, t);
+		__u32 bit = dynpf_bloom_bit(tmp->hk.hash);
+
+		if (bl)
+			bl->w[(bit / 64) & (DYNPF_BLOOM_WORDS - 1)] |= 1ull << (bit % 64);
+	}
 	st->nrules[side & 1]++;
 }
 

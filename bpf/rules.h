@@ -38,6 +38,21 @@ struct dynpf_op {
 };
 
 
+/*
+ * A tuple's Bloom filter of the masked keys it holds (dynpf_blooms, one per
+ * tuple slot): one bit per key, set when a rule is added, cleared when the
+ * tuple is given out again (a deleted rule's bit stays: a false positive
+ * costs the hash lookup it would have saved, nothing else). A packet looks
+ * a tuple up in dynpf_tss only if its bit is set, so most tuples of a large
+ * rule set cost a few arithmetic operations, not a hash map lookup. 65536
+ * bits: under 1% false positives with 500 keys a tuple, 7% with 5,000.
+ */
+#define DYNPF_BLOOM_SHIFT 16
+#define DYNPF_BLOOM_WORDS ((1u << DYNPF_BLOOM_SHIFT) / 64)
+struct dynpf_bloom {
+	__u64 w[DYNPF_BLOOM_WORDS];
+};
+
 struct dynpf_tuple {
 	struct dynpf_key mask;
 	__u32 nrules;
@@ -46,10 +61,30 @@ struct dynpf_tuple {
 	__u8 pad[7];
 };
 
+/*
+ * A 64-bit hash of a masked key: the key of dynpf_tss (16 bytes to hash
+ * instead of 56), and its top bits the key's bit in the Bloom filter. Two
+ * keys with one hash share a chain: harmless, every candidate is checked
+ * whole by dynpf_rule_match().
+ */
+static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
+{
+	__u64 x = k->w[0] * 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ k->w[1]) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ k->w[2]) * 0x94d049bb133111ebull;
+	x = (x ^ k->w[3]) * 0x9e3779b97f4a7c15ull;
+	x = (x ^ k->w[4]) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ k->w[5]) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+#define dynpf_bloom_bit(h) ((__u32)((h) >> (64 - DYNPF_BLOOM_SHIFT)))
+
 struct dynpf_tss_key {
 	__u32 slot;  /* side * DYNPF_MAX_TUPLES + tuple */
 	__u32 pad;
-	struct dynpf_key k;
+	__u64 hash;  /* dynpf_key_hash() of the masked key */
 };
 
 /* Per rule id, during a transaction: what the staged ops did to it. */
@@ -98,6 +133,20 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple);
 } dynpf_tuples SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
+	__type(key, __u32);
+	__type(value, struct dynpf_bloom);
+} dynpf_blooms SEC(".maps");
+
+static __always_inline struct dynpf_bloom *dynpf_bloom(__u32 side, __u32 t)
+{
+	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
+
+	return bpf_map_lookup_elem(&dynpf_blooms, &k);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
