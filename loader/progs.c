@@ -56,6 +56,11 @@ static int on_trace(void *ctx, void *data, size_t size)
 {
 	struct dynpf_progs *pr = ctx;
 
+	if (pr->on_rec) {
+		pr->nrec++;
+		pr->on_rec(pr->on_rec_ctx, data, size);
+		return 0;
+	}
 	if (size < sizeof(struct dynpf_pkt))
 		return 0;
 	memcpy(pr->last, data, sizeof(struct dynpf_pkt));

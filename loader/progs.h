@@ -24,6 +24,12 @@ struct dynpf_progs {
 	struct dynpf_pkt *last; /* the record the last run emitted */
 	struct dynpf_verdict *last_v; /* and its verdict */
 	int nrec;               /* records received by the last run */
+	/*
+	 * If set, every trace record goes to it instead (replay --iface:
+	 * records of packets sent on an interface, not of test runs).
+	 */
+	void (*on_rec)(void *ctx, const void *rec, size_t size);
+	void *on_rec_ctx;
 };
 
 /*
