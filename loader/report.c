@@ -169,8 +169,9 @@ static void print_rule_counters(struct dynpf_progs *pr, const struct dynpf_rules
 	free(v);
 }
 
-/* Compare a BPF record with the native one: every field, both ways. */
-static int native_mismatch(json_object *bpf, json_object *native, struct diff_ctx *d)
+/* Compare two records, every field both ways but the hook; what names ref. */
+static int records_differ(json_object *bpf, json_object *native, struct diff_ctx *d,
+			  const char *what)
 {
 	json_object *a = json_object_new_object(), *b = json_object_new_object();
 	int n;
@@ -185,11 +186,17 @@ static int native_mismatch(json_object *bpf, json_object *native, struct diff_ct
 		if (strcmp(k2, "hook"))
 			json_object_object_add(b, k2, json_object_get(v2));
 	}
-	d->what = "native";
+	d->what = what;
 	n = dynpf_json_diff(b, a, 1, print_diff, d);
 	json_object_put(a);
 	json_object_put(b);
 	return n;
+}
+
+/* Compare a BPF record with the native one: every field, both ways. */
+static int native_mismatch(json_object *bpf, json_object *native, struct diff_ctx *d)
+{
+	return records_differ(bpf, native, d, "native");
 }
 
 /*
@@ -262,9 +269,38 @@ static unsigned long check_counters(struct dynpf_progs *pr, const struct dynpf_w
 	return bad;
 }
 
+static json_object *hook_stats_json(const struct hook_stats *hs)
+{
+	json_object *ho = json_object_new_object(), *eo = json_object_new_object();
+
+	json_object_object_add(ho, "parsed", json_object_new_int64(hs->parsed));
+	json_object_object_add(ho, "skipped", json_object_new_int64(hs->skipped));
+	for (int e = 0; e < DYNPF_E_MAX; e++)
+		if (hs->err[e])
+			json_object_object_add(eo, dynpf_err_name(e), json_object_new_int64(hs->err[e]));
+	json_object_object_add(ho, "errors", eo);
+	return ho;
+}
+
+static void print_hook_stats(const char *name, const struct hook_stats *hs)
+{
+	printf("  %-9s %lu parsed, %lu skipped", name, hs->parsed, hs->skipped);
+	for (int e = 1; e < DYNPF_E_MAX; e++)
+		if (hs->err[e])
+			printf(", %lu %s", hs->err[e], dynpf_err_name(e));
+	printf("\n");
+}
+
+/* The live hook of replay --iface: its counts and its differences. */
+struct live_totals {
+	struct hook_stats hs;
+	unsigned long diffs; /* fields where it and the test-run hook differ */
+};
+
 static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
-			  unsigned long native_diffs, unsigned long failures)
+			  unsigned long native_diffs, unsigned long failures,
+			  const struct live_totals *lt)
 {
 	if (dynpf_json) {
 		json_object *s = json_object_new_object(), *bh = json_object_new_object();
@@ -272,52 +308,89 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		json_object_object_add(s, "summary", json_object_new_boolean(1));
 		json_object_object_add(s, "capture", json_object_new_string(o->capture));
 		json_object_object_add(s, "packets", json_object_new_int64((int64_t)npkts));
-		for (size_t h = 0; h < NHOOKS; h++) {
-			json_object *ho, *eo;
-
-			if (!(o->hooks & walk_hooks[h].bit))
-				continue;
-			ho = json_object_new_object();
-			eo = json_object_new_object();
-			json_object_object_add(ho, "parsed", json_object_new_int64(hs[h].parsed));
-			json_object_object_add(ho, "skipped", json_object_new_int64(hs[h].skipped));
-			for (int e = 0; e < DYNPF_E_MAX; e++)
-				if (hs[h].err[e])
-					json_object_object_add(eo, dynpf_err_name(e),
-							       json_object_new_int64(hs[h].err[e]));
-			json_object_object_add(ho, "errors", eo);
-			json_object_object_add(bh, walk_hooks[h].name, ho);
-		}
+		for (size_t h = 0; h < NHOOKS; h++)
+			if (o->hooks & walk_hooks[h].bit)
+				json_object_object_add(bh, walk_hooks[h].name,
+						       hook_stats_json(&hs[h]));
+		if (o->live)
+			json_object_object_add(bh, o->live->name, hook_stats_json(&lt->hs));
 		json_object_object_add(s, "by_hook", bh);
 		json_object_object_add(s, "mismatches", json_object_new_int64(exp_diffs));
 		json_object_object_add(s, "native_mismatches", json_object_new_int64(native_diffs));
+		if (o->live)
+			json_object_object_add(s, "live_mismatches", json_object_new_int64(lt->diffs));
 		json_object_object_add(s, "failures", json_object_new_int64(failures));
 		printf("%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
 		json_object_put(s);
 		return;
 	}
 	printf("%s: %zu packets\n", o->capture, npkts);
-	for (size_t h = 0; h < NHOOKS; h++) {
-		if (!(o->hooks & walk_hooks[h].bit))
-			continue;
-		printf("  %-9s %lu parsed, %lu skipped", walk_hooks[h].name, hs[h].parsed,
-		       hs[h].skipped);
-		for (int e = 1; e < DYNPF_E_MAX; e++)
-			if (hs[h].err[e])
-				printf(", %lu %s", hs[h].err[e], dynpf_err_name(e));
-		printf("\n");
-	}
+	for (size_t h = 0; h < NHOOKS; h++)
+		if (o->hooks & walk_hooks[h].bit)
+			print_hook_stats(walk_hooks[h].name, &hs[h]);
+	if (o->live)
+		print_hook_stats(o->live->name, &lt->hs);
 	if (o->expect)
 		printf("  expected results: %lu field differences\n", exp_diffs);
 	if (o->check_native || o->xdp_linear_to > o->xdp_linear)
 		printf("  native vs BPF:    %lu field differences%s\n", native_diffs,
 		       o->xdp_linear_to > o->xdp_linear ? " (with the linear-size sweep)" : "");
+	if (o->live)
+		printf("  %s vs test-run: %lu field differences\n", o->live->name, lt->diffs);
 	if (failures)
 		printf("  failed runs:      %lu\n", failures);
 }
 
+/*
+ * replay --iface: send one frame through the live hook (o->live), then
+ * check its record as a test run's (--expect, --check-native) and against
+ * ref_rec, the record of the same program's test run (NULL if skipped).
+ */
+static void walk_live_packet(const struct dynpf_walk_opts *o, size_t pkt,
+			     const struct dynpf_frame *f, json_object *want, json_object *native_rec,
+			     json_object *ref_rec, struct dynpf_pkt *p, struct live_totals *lt,
+			     unsigned long *exp_diffs, unsigned long *native_diffs,
+			     unsigned long *failures)
+{
+	const struct dynpf_walk_live *l = o->live;
+	struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = pkt,
+			      .hook = l->name };
+	enum dynpf_run_result r;
+	char reason[256];
+	json_object *rec;
+
+	r = l->run(l->ctx, f, p, reason, sizeof(reason));
+	if (r == DYNPF_RUN_ERROR) {
+		p_err("%s: packet %zu: %s", o->capture, pkt, reason);
+		(*failures)++;
+		return;
+	}
+	if (r == DYNPF_RUN_SKIPPED) {
+		lt->hs.skipped++;
+		rec = make_record(pkt, l->name, skipped_body(f->len, reason));
+		print_record(rec, o);
+		json_object_put(rec);
+		return;
+	}
+	rec = make_record(pkt, l->name, dynpf_pkt_to_json(p));
+	lt->hs.parsed++;
+	lt->hs.bytes += f->len;
+	lt->hs.err[p->err < DYNPF_E_MAX ? p->err : 0]++;
+	if (o->check_native)
+		*native_diffs += native_mismatch(rec, native_rec, &d);
+	if (ref_rec)
+		lt->diffs += records_differ(rec, ref_rec, &d, "test-run");
+	print_record(rec, o);
+	if (want) {
+		d.what = "expected";
+		*exp_diffs += dynpf_json_diff(want, rec, 0, print_diff, &d);
+	}
+	json_object_put(rec);
+}
+
 int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 {
+	struct live_totals lt = {};
 	struct hook_stats hs[NHOOKS] = {};
 	struct dynpf_expect exp = {};
 	struct dynpf_capture cap;
@@ -368,7 +441,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 
 	for (size_t i = 0; i < cap.n; i++) {
 		const struct dynpf_frame *f = &cap.frames[i];
-		json_object *native_rec, *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
+		json_object *native_rec, *ref_rec = NULL;
+		json_object *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
 		struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = i + 1 };
 
 		dynpf_parse_native(f->data, f->len, pkt, &o->cfg);
@@ -421,6 +495,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			hs[h].parsed++;
 			hs[h].bytes += f->len;
 			hs[h].err[pkt->err < DYNPF_E_MAX ? pkt->err : 0]++;
+			if (o->live && walk_hooks[h].bit == o->live->ref)
+				ref_rec = json_object_get(rec);
 			print_record(rec, o);
 			if (want) {
 				d.file = o->expect;
@@ -430,14 +506,20 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			json_object_put(rec);
 		}
 		/* native stats when native is not a reported hook: nothing to do */
+		if (o->live)
+			walk_live_packet(o, i + 1, f, want, native_rec, ref_rec, pkt, &lt,
+					 &exp_diffs, &native_diffs, &failures);
+		json_object_put(ref_rec);
 		json_object_put(native_rec);
 	}
 	if (need_bpf && o->xdp_linear_to <= o->xdp_linear)
 		failures += check_counters(&pr, o, hs);
 	if (need_bpf && have_rs)
 		print_rule_counters(&pr, &rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
-	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures);
-	ret = failures ? 2 : (exp_diffs || native_diffs) ? 1 : 0;
+	if (o->live)
+		failures += o->live->check_counters(o->live->ctx, lt.hs.parsed, lt.hs.err);
+	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures, &lt);
+	ret = failures ? 2 : (exp_diffs || native_diffs || lt.diffs) ? 1 : 0;
 	if (need_bpf)
 		dynpf_progs_close(&pr);
 free_expect:

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "dynpf/pkt.h"
+#include "progs.h"
 
 /* Hooks a walk runs each packet through (bits of 1 << DYNPF_HOOK_*). */
 #define DYNPF_HOOKS_NATIVE (1u << 0)
@@ -12,6 +13,26 @@
 #define DYNPF_HOOKS_XDP_FRAGS (1u << 2)
 #define DYNPF_HOOKS_TC (1u << 3)
 #define DYNPF_HOOKS_BPF (DYNPF_HOOKS_XDP | DYNPF_HOOKS_XDP_FRAGS | DYNPF_HOOKS_TC)
+
+struct dynpf_frame;
+
+/*
+ * A hook whose parse results come from elsewhere than a test run: frames
+ * sent on an interface with dynpf attached (replay --iface, loader/live.c).
+ * Each packet goes through it after the test-run hooks; its record is
+ * checked like theirs (--expect, --check-native) and must equal the record
+ * of the test-run hook ref, field by field, when that hook parsed the packet.
+ */
+struct dynpf_walk_live {
+	const char *name;  /* its hook name in the records: xdp-live, ... */
+	unsigned int ref;  /* the DYNPF_HOOKS_* bit of the test-run hook to agree with */
+	enum dynpf_run_result (*run)(void *ctx, const struct dynpf_frame *f,
+				     struct dynpf_pkt *out, char *reason, size_t reason_len);
+	/* After the walk: check the hook's counters, return the disagreements. */
+	unsigned long (*check_counters)(void *ctx, unsigned long parsed,
+					const unsigned long *err);
+	void *ctx;
+};
 
 struct dynpf_walk_opts {
 	const char *capture;
@@ -28,6 +49,7 @@ struct dynpf_walk_opts {
 	unsigned int xdp_linear_to;
 	struct dynpf_parse_cfg cfg; /* parse limits, for native and BPF alike */
 	const char *rules;   /* a rule file to classify with (replay --rules), or NULL */
+	const struct dynpf_walk_live *live; /* replay --iface, or NULL */
 };
 
 /*
