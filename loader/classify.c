@@ -101,9 +101,19 @@ struct sent {
 	__u32 id;
 };
 
-int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file)
+#define APPLY_ERR(...)                                                         \
+	do {                                                                   \
+		if (errbuf)                                                    \
+			snprintf(errbuf, errlen, __VA_ARGS__);                 \
+		else                                                           \
+			p_err(__VA_ARGS__);                                    \
+	} while (0)
+
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
+			const struct dynpf_ruleset *old, char *errbuf, size_t errlen, __u32 *gen)
 {
-	struct sent *sent = calloc(rs->n + DYNPF_SET_MAX + 2, sizeof(*sent));
+	size_t nold = old ? old->n : 0;
+	struct sent *sent = calloc(nold + rs->n + DYNPF_SET_MAX + 2, sizeof(*sent));
 	const struct dynpf_ack_commit *a;
 	size_t n = 0;
 	uint64_t seq;
@@ -114,10 +124,18 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 	dynpf_ctrl_take(c);
 	err = dynpf_ctrl_begin(c, &seq);
 	sent[n++] = (struct sent){ .seq = seq };
+	for (size_t i = 0; !err && i < nold; i++) {
+		err = dynpf_ctrl_del(c, old->rules[i].id, &seq);
+		sent[n++] = (struct sent){ .seq = seq, .id = old->rules[i].id };
+	}
 	for (unsigned int k = 1; !err && k < DYNPF_SET_MAX; k++) {
-		if (!(rs->set_seen & (1u << k)))
+		__u64 v = k == DYNPF_SET_DEFAULT_ACTION ? DYNPF_ACT_PASS : 1;
+
+		if (rs->set_seen & (1u << k))
+			v = rs->set[k];
+		else if (!old)
 			continue;
-		err = dynpf_ctrl_set(c, k, rs->set[k], &seq);
+		err = dynpf_ctrl_set(c, k, v, &seq);
 		sent[n++] = (struct sent){ .seq = seq, .line = rs->set_line[k] };
 	}
 	for (size_t i = 0; !err && i < rs->n; i++) {
@@ -130,24 +148,29 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 		sent[n++] = (struct sent){ .seq = seq };
 		err = dynpf_ctrl_flush(c);
 	}
+	if (err)
+		APPLY_ERR("%s: the control channel failed: %s", file, strerror(-err));
 	for (size_t i = 0; !err && i < n; i++) {
 		a = dynpf_ctrl_ack(c, sent[i].seq);
 		if (!a) {
-			p_err("%s: no ack for message %llu", file, (unsigned long long)sent[i].seq);
+			APPLY_ERR("%s: no ack for message %llu", file,
+				  (unsigned long long)sent[i].seq);
 			err = -EPROTO;
 		} else if (a->a.err && a->a.type != DYNPF_MSG_TXN_COMMIT) {
 			if (sent[i].id)
-				p_err("%s:%lu: rule %u refused by the classifier: field %s: %s",
-				      file, sent[i].line, sent[i].id, dynpf_field_name(a->a.field),
-				      strerror(-a->a.err));
+				APPLY_ERR("%s:%lu: rule %u refused by the classifier: field %s: %s",
+					  file, sent[i].line, sent[i].id,
+					  dynpf_field_name(a->a.field), strerror(-a->a.err));
 			else
-				p_err("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
-				      dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),
-				      strerror(-a->a.err));
+				APPLY_ERR("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
+					  dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),
+					  strerror(-a->a.err));
 			err = -EINVAL;
 		} else if (a->a.err) {
-			p_err("%s: the transaction was refused: %s", file, strerror(-a->a.err));
+			APPLY_ERR("%s: the transaction was refused: %s", file, strerror(-a->a.err));
 			err = -EINVAL;
+		} else if (a->a.type == DYNPF_MSG_TXN_COMMIT && gen) {
+			*gen = a->a.gen;
 		}
 	}
 	free(sent);

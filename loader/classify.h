@@ -21,11 +21,15 @@ void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pk
 			   struct dynpf_verdict *v);
 
 /*
- * Load rs through the control channel as one transaction. On a refusal,
- * prints "FILE:LINE: ..." naming the rule and the field, and returns
- * -EINVAL: nothing changed. 0 on success.
+ * Load rs through the control channel as one transaction; with old (the
+ * active set, from dynpf_ruleset_read), in place of it: old's rules are
+ * deleted and the settings rs does not give go back to their defaults, in
+ * the same transaction. On a refusal, "FILE:LINE: ..." naming the rule and
+ * the field goes to err (or is printed, err NULL), and -EINVAL: nothing
+ * changed. 0 on success; *gen (if not NULL) the new generation.
  */
-int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file);
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
+			const struct dynpf_ruleset *old, char *err, size_t errlen, __u32 *gen);
 
 /* {"action", "rule", "gen", "matched": [...], "mark"}; gen < 0: left out. */
 json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen);

@@ -428,7 +428,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		int err = dynpf_ctrl_open(&ctrl, pr.skel);
 
 		if (!err)
-			err = dynpf_ruleset_apply(&ctrl, &rs, o->rules);
+			err = dynpf_ruleset_apply(&ctrl, &rs, o->rules, NULL, NULL, 0, NULL);
 		dynpf_ctrl_close(&ctrl);
 		if (err) {
 			dynpf_progs_close(&pr);
