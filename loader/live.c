@@ -223,24 +223,26 @@ static const char *xdp_attach_hint(int err)
  * its last fd closes, so no program stays on the interface if dynpf dies,
  * even of SIGKILL.
  */
+static int choose_hook(void)
+{
+	/* xdp.frags as soon as a frame can be longer than one page's buff. */
+	if (live.mode == DYNPF_LIVE_TC)
+		return DYNPF_HOOK_TC_INGRESS;
+	if (live.xdp_prog)
+		return live.xdp_prog;
+	return live.mtu + ETH_HLEN > DYNPF_XDP_TEST_LINEAR_MAX ? DYNPF_HOOK_XDP_FRAGS
+								  : DYNPF_HOOK_XDP;
+}
+
 static int attach_rx(void)
 {
 	struct dynpf_bpf *skel = live.pr.skel;
 	struct bpf_program *prog;
 	int saved, err;
 
-	/* xdp.frags as soon as a frame can be longer than one page's buff. */
-	if (live.mode == DYNPF_LIVE_TC) {
-		prog = skel->progs.dynpf_tc_ingress;
-		live.hook = DYNPF_HOOK_TC_INGRESS;
-	} else if (live.xdp_prog == DYNPF_HOOK_XDP_FRAGS ||
-		   (!live.xdp_prog && live.mtu + ETH_HLEN > DYNPF_XDP_TEST_LINEAR_MAX)) {
-		prog = skel->progs.dynpf_xdp_frags;
-		live.hook = DYNPF_HOOK_XDP_FRAGS;
-	} else {
-		prog = skel->progs.dynpf_xdp;
-		live.hook = DYNPF_HOOK_XDP;
-	}
+	prog = live.hook == DYNPF_HOOK_TC_INGRESS ? skel->progs.dynpf_tc_ingress
+	       : live.hook == DYNPF_HOOK_XDP_FRAGS ? skel->progs.dynpf_xdp_frags
+						    : skel->progs.dynpf_xdp;
 	live.prog_name = bpf_program__section_name(prog);
 	err = dynpf_netns_enter(live.rx_ns, &saved);
 	if (err)
@@ -645,7 +647,9 @@ int dynpf_live_start(const struct dynpf_live_opts *o, struct dynpf_walk_live *wa
 	/* Quiet the sender before any link is up, so no frame of its own gets through. */
 	err = quiet_tx();
 	err = err ?: live.have_tb ? dynpf_testbed_up(&live.tb) : 0;
-	err = err ?: dynpf_progs_open(&live.pr, true, &o->cfg, 0);
+	/* Only the program to attach: the verifier is most of the start-up time. */
+	live.hook = choose_hook();
+	err = err ?: dynpf_progs_open_hooks(&live.pr, true, &o->cfg, 0, 1u << live.hook);
 	if (err)
 		goto fail;
 	live.pr.on_rec = on_record;

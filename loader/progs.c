@@ -93,8 +93,16 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	return err;
 }
 
+static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
+
 int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
 		     uint32_t max_rules)
+{
+	return dynpf_progs_open_hooks(pr, trace, cfg, max_rules, 0);
+}
+
+int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
+			   uint32_t max_rules, unsigned int hooks)
 {
 	static struct dynpf_verdict last_v;
 	static struct dynpf_pkt last;
@@ -110,6 +118,9 @@ int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_pars
 		return err;
 	}
 	pr->skel->rodata->dynpf_trace_on = trace;
+	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
+		if (!(hooks & (1u << h)))
+			bpf_program__set_autoload(hook_prog(pr, h), false);
 	err = dynpf_size_rule_maps(pr->skel, max_rules);
 	if (err) {
 		p_err("cannot size the rule tables for %u rules: %s", max_rules, strerror(-err));

@@ -421,7 +421,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		}
 	}
 	if (need_bpf && (dynpf_probe_kernel() ||
-			 dynpf_progs_open(&pr, true, &o->cfg, have_rs ? dynpf_ruleset_capacity(&rs) : 0)))
+			 dynpf_progs_open_hooks(&pr, true, &o->cfg,
+						have_rs ? dynpf_ruleset_capacity(&rs) : 0,
+						o->hooks & DYNPF_HOOKS_BPF)))
 		goto free_expect;
 	if (need_bpf && have_rs) {
 		struct dynpf_ctrl ctrl;
