@@ -181,6 +181,171 @@ t_err "replay --rules with a bad rule file names file:line:column" 2 \
 t "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
 	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 
+echo "== replay on a veth test bed: XDP native, XDP generic, TC ingress (--testbed)"
+# Every capture through dynpf attached to a veth (MTU 9000) in each mode: each
+# frame's record must equal the test run of the same program, --expect and the
+# native parse; a frame may be skipped only for a reason the kernel gives.
+# Two runs at a time: most of a run is the verifier (two loads of the programs).
+# check_live LOG MODE MTU: the exit status was 0 and every skipped frame says why.
+check_live() {
+	python3 - "$@" <<'PY'
+import json, sys
+log, mode, mtu = sys.argv[1], sys.argv[2], int(sys.argv[3])
+live = {'xdp': 'xdp-live', 'xdp-generic': 'xdp-generic', 'tc': 'tc-live'}[mode]
+rc = open(log + '.rc').read().strip()
+lines = open(log).read().splitlines()
+recs = [json.loads(l) for l in lines if l.startswith('{"pkt"')]
+summ = [json.loads(l) for l in lines if l.startswith('{"summary"')]
+bad = [] if rc == '0' else [f'exit status {rc}']
+if not summ:
+    bad.append('no summary')
+elif summ[0]['failures'] or summ[0]['mismatches'] or summ[0]['native_mismatches'] \
+        or summ[0]['live_mismatches']:
+    bad.append(f'summary: {summ[0]}')
+parsed = big = 0
+for r in (r for r in recs if r['hook'] == live):
+    if r['status'] == 'parsed':
+        parsed += 1
+        big += r['len'] > 4096
+        continue
+    why, n = r['reason'], r['len']
+    if not ((why.startswith('AF_PACKET sends no frame shorter') and n < 14) or
+            (why.startswith('longer than the MTU') and n > mtu + 14) or
+            (mode == 'tc' and why.startswith('TC ingress gets no outer VLAN tag')) or
+            (mode == 'tc' and 'VLAN-tagged frame shorter than 20' in why and n < 20)):
+        bad.append(f'pkt {r["pkt"]} ({n} bytes) skipped: {why}')
+print(f'{parsed} frames parsed on {live}, {big} of them over 4096 bytes')
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+}
+live_n=0
+live_pids=()
+live_args=()
+# live_start CAPTURE MODE MTU [ARGS]: one run in the background (at most two).
+live_start() {
+	local c=$1 mode=$2 mtu=$3 log
+	shift 3
+	[ "${#live_pids[@]}" -ge 2 ] && live_done
+	live_n=$((live_n + 1))
+	log=$OUT/live-$live_n.log
+	"$DYNPF" -j replay "$c" --testbed --mode "$mode" --mtu "$mtu" "$@" \
+		--expect "${c%.pcap}.expect.jsonl" --check-native >"$log" 2>&1 &
+	live_pids+=("$!")
+	live_args+=("$log|$mode|$mtu|replay --testbed --mode $mode --mtu $mtu ${*:+$* }$c")
+}
+# live_done: wait for the oldest run, check it and what it left.
+live_done() {
+	local pid=${live_pids[0]} log mode mtu title
+	IFS='|' read -r log mode mtu title <<<"${live_args[0]}"
+	wait "$pid"
+	echo $? >"$log.rc"
+	live_pids=("${live_pids[@]:1}")
+	live_args=("${live_args[@]:1}")
+	t "$title" live_checks "$log" "$mode" "$mtu" "$pid"
+}
+live_checks() {
+	check_live "$1" "$2" "$3" && no_testbed "$4"
+}
+# no_testbed PID: no namespace of that run's test bed is left (and so no veth).
+no_testbed() {
+	if ip netns list | grep "^dynpf-tb-$1-"; then
+		echo "namespaces of pid $1 left behind"
+		return 1
+	fi
+	! ip -o link show type veth | grep -E ' dynpf-(rx|tx)[@:]'
+}
+for c in $CAPS; do
+	for mode in xdp xdp-generic tc; do
+		live_start "$c" "$mode" 9000
+	done
+done
+# The plain xdp program: linear jumbo frames in generic mode (a test run
+# builds at most 3520 bytes), and native mode below the MTU that needs frags.
+for c in pcap-tests/jumbo*.pcap; do
+	live_start "$c" xdp-generic 9000 --xdp-prog xdp
+done
+live_start pcap-tests/jumbo.pcap xdp 1500
+live_start pcap-tests/eth_basic.pcap xdp 1500
+while [ "${#live_pids[@]}" -gt 0 ]; do live_done; done
+
+# Interrupted mid-way, the run removes its test bed and dies of the signal.
+live_interrupt() {
+	local sig=$1 want_rc=$2 out=$OUT/live-$1.out pid i
+	"$DYNPF" replay "$OUT/mutations.pcap" --testbed --mode xdp >"$out" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q ' xdp-live ' "$out" && break
+		sleep 0.1
+	done
+	if ! ip netns list | grep -q "^dynpf-tb-$pid-rx"; then
+		echo "no test bed of pid $pid while it runs"
+		kill -KILL "$pid"
+		return 1
+	fi
+	kill "-$sig" "$pid"
+	wait "$pid"
+	i=$?
+	[ "$i" = "$want_rc" ] || { echo "exit status $i, want $want_rc"; cat "$out"; return 1; }
+	grep -q 'tearing down the test bed' "$out" || { echo "no teardown message"; return 1; }
+	no_testbed "$pid"
+}
+t "SIGINT mid-way: the test bed is removed, exit 130" live_interrupt INT 130
+t "SIGTERM mid-way: the test bed is removed, exit 143" live_interrupt TERM 143
+# Killed (SIGKILL, nothing can be removed): the next run removes what is left.
+live_killed() {
+	local out=$OUT/live-kill.out pid i
+	"$DYNPF" replay "$OUT/mutations.pcap" --testbed --mode tc >"$out" 2>&1 &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q ' tc-live ' "$out" && break
+		sleep 0.1
+	done
+	kill -KILL "$pid"
+	wait "$pid"
+	ip netns list | grep -q "^dynpf-tb-$pid-rx" || { echo "nothing left to remove"; return 1; }
+	"$DYNPF" -v replay pcap-tests/eth_basic.pcap --testbed --mode tc -q >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	grep "removing the test bed namespace dynpf-tb-$pid-rx" "$out" && no_testbed "$pid"
+}
+t "SIGKILL: the next --testbed run removes the dead run's test bed" live_killed
+
+# --iface: a veth pair made here; its peer is found, or named with --peer.
+live_iface() {
+	local ns=dynpf-t-$$ rc=0
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link add va type veth peer name vb &&
+		ip -n "$ns" link set va up && ip -n "$ns" link set vb up &&
+		ip netns exec "$ns" "$DYNPF" replay pcap-tests/tcp_options.pcap --iface va \
+			--mode tc --check-native -q --expect pcap-tests/tcp_options.expect.jsonl &&
+		ip netns exec "$ns" "$DYNPF" replay pcap-tests/vlan.pcap --iface vb --peer va \
+			--mode xdp-generic --check-native -q --expect pcap-tests/vlan.expect.jsonl &&
+		ip netns exec "$ns" "$DYNPF" replay pcap-tests/ipv6_ext.pcap --iface va \
+			--mode xdp --check-native -q --expect pcap-tests/ipv6_ext.expect.jsonl || rc=1
+	# Nothing stays attached: no XDP program, no clsact qdisc, no tcx link.
+	if ip -n "$ns" -d link show | grep -E 'prog/xdp|xdpgeneric|xdp '; then rc=1; fi
+	if ip netns exec "$ns" tc qdisc show | grep clsact; then rc=1; fi
+	ip netns del "$ns"
+	return $rc
+}
+t "--iface on a veth pair: tc, xdp-generic (--peer), xdp; nothing left attached" live_iface
+t_err "--testbed with --iface" 2 "--testbed makes its own interfaces" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --iface lo
+t_err "--mode without an interface" 2 "--mode, --mtu, --peer and --xdp-prog need --iface or --testbed" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --mode tc
+t_err "bad --mode" 2 "--mode xdpdrv: expected xdp, xdp-generic or tc" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --mode xdpdrv
+t_err "--hook with --testbed" 2 "--hook, --xdp-linear and --rules are for test runs: not with --testbed" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --hook tc
+t_err "--iface of a missing interface" 2 "--iface nonexistent0: no such interface" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --iface nonexistent0
+t_err "--iface without a veth peer" 2 "no veth peer in this namespace: name the interface to send from with --peer" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --iface lo
+t_err "the plain xdp program on a 9000-byte veth, native" 2 \
+	"the MTU is too large for this program" \
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --xdp-prog xdp
+
 echo "== tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
 	for c in $CAPS; do
