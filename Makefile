@@ -12,7 +12,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
 CPPFLAGS += -Iinclude -Iparsers -Ictrl -I$(OUT)
-LDLIBS   += -lbpf -lpcap -ljson-c -lelf -lz
+LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
 OUT      := .output-san
 BUILD    := build-san

@@ -7,6 +7,12 @@ int cmd_replay(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_rule(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int dynpf_rules_load(int argc, char **argv);
+int dynpf_rules_save(int argc, char **argv);
 
 /* Exit codes shared by every command. */
 #define DYNPF_EXIT_OK 0

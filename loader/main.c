@@ -18,7 +18,11 @@ static const struct cmd {
 	{ "replay", cmd_replay, "run a capture through the BPF programs (BPF_PROG_TEST_RUN)" },
 	{ "parse", cmd_parse, "parse a capture with the native build of the parsers" },
 	{ "bench", cmd_bench, "ns per packet per hook, against an empty and a direct parser" },
-	{ "rules", cmd_rules, "rule files: check (the rule language, docs/rules.md)" },
+	{ "rules", cmd_rules, "rule files: check, and load or save with the daemon" },
+	{ "daemon", cmd_daemon, "attach to interfaces, take rules at runtime (docs/daemon.md)" },
+	{ "status", cmd_status, "the daemon: interfaces, attach modes, rule set" },
+	{ "rule", cmd_rule, "add, delete or list rules of the running daemon" },
+	{ "stats", cmd_stats, "the daemon's counters: per hook, per parse error, per rule" },
 	{ "help", NULL, "this text" },
 };
 

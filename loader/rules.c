@@ -218,6 +218,8 @@ static const struct rules_cmd {
 	const char *help;
 } rules_cmds[] = {
 	{ "check", rules_check, "parse a rule file, print it normalized (or as JSON)" },
+	{ "load", dynpf_rules_load, "replace the daemon's rule set with a file, at once" },
+	{ "save", dynpf_rules_save, "the daemon's rule set, in a form that loads back" },
 };
 
 static void rules_usage(FILE *f)

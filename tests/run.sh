@@ -67,6 +67,40 @@ unit "unit tests of the native parsers" test_parsers
 unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl
 unit "unit tests of the rule language" test_rules
 
+echo "== the daemon's configuration"
+t "configs/dynpf.conf is valid" "$DYNPF" daemon --check-config --config configs/dynpf.conf
+printf '{ "pin_dir": 5 }' >"$OUT/bad1.conf"
+printf '{\n "interfaces": [ { "name": "x", "hook": "xpd" } ]\n}' >"$OUT/bad2.conf"
+printf '{\n "intrefaces": []\n}' >"$OUT/bad3.conf"
+printf '{\n "max_rules": 5,\n' >"$OUT/bad4.conf"
+printf '{ "max_rules": 0 }' >"$OUT/bad5.conf"
+t_err "config: a wrong type" 2 "bad1.conf:1: pin_dir: expected a string" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad1.conf"
+t_err "config: an unknown hook" 2 "bad2.conf:2: hook: 'xpd': expected xdp" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad2.conf"
+t_err "config: a misspelt key" 2 "bad3.conf:2: intrefaces: unknown setting" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad3.conf"
+t_err "config: cut short" 2 "bad4.conf:3: the file ends inside the JSON object" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad4.conf"
+t_err "config: out of range" 2 "max_rules: 0 is out of range" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad5.conf"
+t_err "the CLI without a daemon says so" 2 "is \`dynpf daemon\` running?" \
+	env DYNPF_SOCKET="$OUT/none.sock" "$DYNPF" status
+
+echo "== the daemon on a veth pair in a network namespace (tests/daemon_test.sh)"
+tests/daemon_test.sh "$DYNPF" "$OUT" >"$OUT/daemon_test.log" 2>&1 || :
+read -r dp df < <(sed -n 's/^daemon_test: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+	"$OUT/daemon_test.log")
+if [ -n "${dp:-}" ]; then
+	pass=$((pass + dp))
+	fail=$((fail + df))
+	grep -E '^(ok|FAIL)  ' "$OUT/daemon_test.log" | grep -v '^ok' || :
+	echo "ok    $dp daemon checks passed, $df failed"
+	[ "$df" = 0 ] || sed 's/^/      | /' "$OUT/daemon_test.log" | tail -25
+else
+	ko "daemon_test did not report" "$OUT/daemon_test.log"
+fi
+
 echo "== dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
 # back to exactly itself. Each bad-*.rules says its error in an EXPECT line.

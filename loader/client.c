@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The CLI side of the daemon's socket: dynpf status, dynpf rule
+ * add|del|list, dynpf stats (and rules load|save in rules.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "daemon.h"
+#include "log.h"
+
+json_object *dynpf_client_call(const char *sock, json_object *req)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *s = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	size_t cap = 65536, len = 0;
+	json_object *rep = NULL;
+	char *buf = NULL, *nl;
+	int fd;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)", sock,
+		      strerror(errno));
+		goto out;
+	}
+	/* A daemon that refuses us replies and closes before reading: the
+	 * write then fails with EPIPE, and the reply is still there to read. */
+	signal(SIGPIPE, SIG_IGN);
+	if ((write(fd, s, strlen(s)) < 0 || write(fd, "\n", 1) < 0) && errno != EPIPE) {
+		p_err("cannot send to the daemon: %s", strerror(errno));
+		goto out;
+	}
+	shutdown(fd, SHUT_WR);
+	buf = malloc(cap);
+	while (buf) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *t = realloc(buf, cap *= 2);
+
+			if (!t)
+				break;
+			buf = t;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	nl = buf ? memchr(buf, '\n', len) : NULL;
+	if (!nl || !(rep = json_tokener_parse((*nl = 0, buf))))
+		p_err("no reply from the daemon at %s", sock);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	json_object_put(req);
+	return rep;
+}
+
+/* The reply's "ok", printing its "error" when not. */
+int dynpf_client_ok(json_object *rep)
+{
+	json_object *ok, *err;
+
+	if (!rep)
+		return 0;
+	if (json_object_object_get_ex(rep, "ok", &ok) && json_object_get_boolean(ok))
+		return 1;
+	if (json_object_object_get_ex(rep, "error", &err))
+		p_err("%s", json_object_get_string(err));
+	else
+		p_err("the daemon refused the request");
+	return 0;
+}
+
+static const char *sock_path(void)
+{
+	const char *e = getenv("DYNPF_SOCKET");
+
+	return e && *e ? e : DYNPF_DEFAULT_SOCKET;
+}
+
+static json_object *request(const char *cmd)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cmd", json_object_new_string(cmd));
+	return o;
+}
+
+/* Call, print the reply as JSON with -j; the reply or NULL. */
+static json_object *call(json_object *req)
+{
+	json_object *rep = dynpf_client_call(sock_path(), req);
+
+	if (!dynpf_client_ok(rep)) {
+		json_object_put(rep);
+		return NULL;
+	}
+	if (dynpf_json)
+		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
+	return rep;
+}
+
+#define jget(o, k) json_object_object_get(o, k)
+
+int cmd_status(int argc, char **argv)
+{
+	json_object *rep, *ifs;
+
+	(void)argv;
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
+			       "attached, the rule set's generation and size.\nThe socket is "
+			       "$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET ".\n");
+			return DYNPF_EXIT_OK;
+		}
+		p_err("status: unexpected argument '%s'", argv[1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	rep = call(request("status"));
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json) {
+		printf("dynpf daemon, pid %d, pins in %s%s\n",
+		       json_object_get_int(jget(rep, "pid")),
+		       json_object_get_string(jget(rep, "pin_dir")),
+		       json_object_get_boolean(jget(rep, "adopted")) ? " (adopted at start)" : "");
+		printf("rule set: generation %lld, %lld rules, %lld tuples\n",
+		       (long long)json_object_get_int64(jget(rep, "generation")),
+		       (long long)json_object_get_int64(jget(rep, "rules")),
+		       (long long)json_object_get_int64(jget(rep, "tuples")));
+		ifs = jget(rep, "interfaces");
+		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+			json_object *a = json_object_array_get_idx(ifs, i);
+
+			printf("  %-16s %-12s %s\n", json_object_get_string(jget(a, "name")),
+			       json_object_get_string(jget(a, "hook")),
+			       json_object_get_string(jget(a, "attach")));
+		}
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+static void rule_usage(FILE *f)
+{
+	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md)\n"
+		   "       dynpf rule del ID         delete rule ID\n"
+		   "       dynpf rule list           the active rules, normalized\n");
+}
+
+int cmd_rule(int argc, char **argv)
+{
+	json_object *req, *rep;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		rule_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "add")) {
+		size_t len = 1;
+		char *text;
+
+		if (argc < 3) {
+			p_err("rule add: missing the rule");
+			return DYNPF_EXIT_USAGE;
+		}
+		for (int i = 2; i < argc; i++)
+			len += strlen(argv[i]) + 1;
+		text = calloc(1, len);
+		if (!text)
+			return DYNPF_EXIT_USAGE;
+		for (int i = 2; i < argc; i++) {
+			strcat(text, argv[i]);
+			if (i + 1 < argc)
+				strcat(text, " ");
+		}
+		req = request("rule-add");
+		json_object_object_add(req, "text", json_object_new_string(text));
+		free(text);
+		rep = call(req);
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			printf("rule %lld added, generation %lld\n",
+			       (long long)json_object_get_int64(jget(rep, "id")),
+			       (long long)json_object_get_int64(jget(rep, "generation")));
+	} else if (!strcmp(argv[1], "del")) {
+		char *end;
+		long id;
+
+		if (argc != 3) {
+			p_err("rule del: expected one rule id");
+			return DYNPF_EXIT_USAGE;
+		}
+		id = strtol(argv[2], &end, 10);
+		if (*end || end == argv[2] || id <= 0) {
+			p_err("rule del: '%s' is not a rule id", argv[2]);
+			return DYNPF_EXIT_USAGE;
+		}
+		req = request("rule-del");
+		json_object_object_add(req, "id", json_object_new_int64(id));
+		rep = call(req);
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			printf("rule %ld deleted, generation %lld\n", id,
+			       (long long)json_object_get_int64(jget(rep, "generation")));
+	} else if (!strcmp(argv[1], "list")) {
+		rep = call(request("rules-save"));
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			fputs(json_object_get_string(jget(rep, "text")), stdout);
+	} else {
+		p_err("unknown rule subcommand '%s' (add, del, list)", argv[1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	json_object *rep, *hooks, *rules;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			printf("Usage: dynpf stats\n\nPackets and bytes per hook and per parse "
+			       "error, and per rule.\n");
+			return DYNPF_EXIT_OK;
+		}
+		p_err("stats: unexpected argument '%s'", argv[1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	rep = call(request("stats"));
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json) {
+		hooks = jget(rep, "hooks");
+		printf("%-11s %12s %14s  errors\n", "hook", "packets", "bytes");
+		json_object_object_foreach(hooks, name, h) {
+			printf("%-11s %12lld %14lld ", name,
+			       (long long)json_object_get_int64(jget(h, "packets")),
+			       (long long)json_object_get_int64(jget(h, "bytes")));
+			json_object_object_foreach(jget(h, "errors"), e, n)
+				printf(" %s %lld", e, (long long)json_object_get_int64(n));
+			printf("\n");
+		}
+		rules = jget(rep, "rules");
+		printf("%8s %12s %14s  rule\n", "id", "packets", "bytes");
+		for (size_t i = 0; i < json_object_array_length(rules); i++) {
+			json_object *r = json_object_array_get_idx(rules, i);
+
+			printf("%8lld %12lld %14lld  %s\n",
+			       (long long)json_object_get_int64(jget(r, "id")),
+			       (long long)json_object_get_int64(jget(r, "packets")),
+			       (long long)json_object_get_int64(jget(r, "bytes")),
+			       json_object_get_string(jget(r, "rule")));
+		}
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+/* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
+int dynpf_rules_load(int argc, char **argv)
+{
+	json_object *req, *rep;
+	char *text;
+	size_t len = 0, cap = 1 << 16;
+	FILE *f;
+
+	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("Usage: dynpf rules load FILE\n\nReplace the daemon's rule set with FILE "
+		       "(\"-\": standard input), as one\ntransaction: any error, and nothing "
+		       "changes.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	f = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	if (!f) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		return DYNPF_EXIT_USAGE;
+	}
+	text = malloc(cap);
+	while (text) {
+		size_t n = fread(text + len, 1, cap - len, f);
+
+		len += n;
+		if (len < cap)
+			break;
+		if (cap >= DYNPF_REQUEST_MAX / 2) {
+			free(text);
+			text = NULL;
+			p_err("%s: larger than %d bytes", argv[1], DYNPF_REQUEST_MAX / 2);
+			break;
+		}
+		text = realloc(text, cap *= 2);
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!text)
+		return DYNPF_EXIT_USAGE;
+	req = request("rules-load");
+	json_object_object_add(req, "text", json_object_new_string_len(text, len));
+	json_object_object_add(req, "name", json_object_new_string(argv[1]));
+	free(text);
+	rep = call(req);
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json)
+		printf("%lld rules loaded, generation %lld\n",
+		       (long long)json_object_get_int64(jget(rep, "rules")),
+		       (long long)json_object_get_int64(jget(rep, "generation")));
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+/* dynpf rules save [FILE]: the active rule set, in a form that loads back. */
+int dynpf_rules_save(int argc, char **argv)
+{
+	json_object *rep;
+	FILE *f = stdout;
+
+	if (argc > 2 || (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))) {
+		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
+		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
+		       "back to the same set.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	rep = dynpf_client_call(sock_path(), request("rules-save"));
+	if (!dynpf_client_ok(rep)) {
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (argc == 2 && !(f = fopen(argv[1], "w"))) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	fputs(json_object_get_string(jget(rep, "text")), f);
+	if (f != stdout && fclose(f)) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}

@@ -1,0 +1,1001 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * dynpf daemon: loads dynpf's programs once, pins their maps under bpffs,
+ * attaches them to the configured interfaces, is the only producer on the
+ * control ring, and serves the CLI on a Unix socket (docs/daemon.md).
+ *
+ * Restarts keep filtering: XDP programs attached through netlink and tcx
+ * links pinned under the pin directory stay attached while no daemon runs,
+ * and a new daemon reuses the pinned maps (the rule set, its counters) and
+ * swaps its freshly loaded programs in atomically.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <linux/if_link.h>
+#include <linux/magic.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "classify.h"
+#include "cmds.h"
+#include "config.h"
+#include "ctrl.h"
+#include "daemon.h"
+#include "dynpf.skel.h"
+#include "log.h"
+#include "progs.h"
+#include "rules_lang.h"
+
+struct attachment {
+	struct dynpf_iface_cfg cfg;
+	int ifindex;
+	struct bpf_link *link; /* tcx */
+	char how[64];          /* how it is attached, for status */
+};
+
+struct daemon {
+	struct dynpf_config cfg;
+	const char *config_path;
+	struct dynpf_bpf *skel;
+	struct dynpf_ctrl ctrl;
+	bool adopted; /* the maps were pinned before: a restart */
+	struct attachment att[DYNPF_MAX_IFACES];
+	int natt;
+	int lsock, sigfd;
+	bool stop;
+};
+
+/* journald takes the priority from a "<N>" prefix on stderr lines. */
+#define dlog(prio, ...)                                                        \
+	do {                                                                   \
+		fprintf(stderr, "<%d>dynpf: ", prio);                          \
+		fprintf(stderr, __VA_ARGS__);                                  \
+		fputc('\n', stderr);                                           \
+	} while (0)
+#define LOG_E 3
+#define LOG_W 4
+#define LOG_I 6
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* The pin directory must be on a bpffs. */
+static int check_bpffs(const char *dir)
+{
+	char parent[PATH_MAX], *slash;
+	struct statfs st;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = 0;
+	if (statfs(parent, &st) || st.f_type != BPF_FS_MAGIC) {
+		p_err("%s is not on a bpf filesystem: mount it (mount -t bpf bpf %s) or set "
+		      "\"pin_dir\" under a bpffs mount",
+		      parent, parent);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void pin_path(const struct daemon *d, const char *name, char *out, size_t len)
+{
+	/* pin_dir is at most PATH_MAX - 1 bytes: the path may be cut, and then
+	 * the pin fails with a clear error, never elsewhere. */
+	if ((size_t)snprintf(out, len, "%s/%s", d->cfg.pin_dir, name) >= len)
+		out[0] = 0;
+}
+
+/* Open, size, pin the maps (reusing pinned ones), load. */
+static int load_programs(struct daemon *d)
+{
+	char path[PATH_MAX];
+	struct bpf_map *map;
+	struct stat st;
+	int err;
+
+	d->skel = dynpf_bpf__open();
+	if (!d->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	d->skel->rodata->dynpf_trace_on = d->cfg.trace;
+	d->skel->rodata->dynpf_cfg_max_ext = d->cfg.parse.max_ext;
+	d->skel->rodata->dynpf_cfg_max_stacks = d->cfg.parse.max_stacks;
+	err = dynpf_size_rule_maps(d->skel, d->cfg.max_rules);
+	if (err) {
+		p_err("cannot size the rule tables: %s", strerror(-err));
+		return err;
+	}
+	/* tcx needs the attach types in the programs. */
+	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_ingress, BPF_TCX_INGRESS);
+	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
+	pin_path(d, "dynpf_state", path, sizeof(path));
+	d->adopted = !stat(path, &st);
+	bpf_object__for_each_map(map, d->skel->obj) {
+		if (bpf_map__is_internal(map))
+			continue;
+		pin_path(d, bpf_map__name(map), path, sizeof(path));
+		err = bpf_map__set_pin_path(map, path);
+		if (err)
+			return err;
+	}
+	err = dynpf_bpf__load(d->skel);
+	if (err) {
+		p_err("cannot load the BPF programs (%s)%s", strerror(-err),
+		      d->adopted ? ": the maps pinned under the pin directory may be from "
+				   "another dynpf version (dynpf detach --all removes them)"
+				 : ": run with -vv to see the verifier log");
+		return err;
+	}
+	return 0;
+}
+
+static const char *xdp_mode_name(int flags)
+{
+	return flags & XDP_FLAGS_SKB_MODE ? "generic" : "native";
+}
+
+/*
+ * XDP: replace a dynpf program left by an earlier daemon atomically; refuse
+ * to touch anybody else's; attach through libxdp otherwise (its dispatcher
+ * where the kernel allows, one program where it does not).
+ */
+static int attach_xdp(struct daemon *d, struct attachment *a)
+{
+	struct bpf_program *prog = a->cfg.frags ? d->skel->progs.dynpf_xdp_frags
+						: d->skel->progs.dynpf_xdp;
+	int flags = a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? XDP_FLAGS_SKB_MODE
+							   : XDP_FLAGS_DRV_MODE;
+	__u32 id = 0;
+	int err;
+
+	if (!bpf_xdp_query_id(a->ifindex, 0, &id) && id) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len)) {
+			if (fd >= 0)
+				close(fd);
+			p_err("%s: cannot inspect the XDP program (id %u) attached", a->cfg.name, id);
+			return -EBUSY;
+		}
+		if (strncmp(info.name, "dynpf_xdp", 9)) {
+			close(fd);
+			p_err("%s: another XDP program is attached (id %u, '%s'): detach it first "
+			      "(ip link set dev %s xdp off, or xdp-loader unload %s --all)",
+			      a->cfg.name, id, info.name, a->cfg.name, a->cfg.name);
+			return -EBUSY;
+		}
+		LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
+		err = bpf_xdp_attach(a->ifindex, bpf_program__fd(prog), flags | XDP_FLAGS_REPLACE, &o);
+		close(fd);
+		if (err) {
+			p_err("%s: cannot replace the XDP program of the last daemon: %s", a->cfg.name,
+			      strerror(-err));
+			return err;
+		}
+		snprintf(a->how, sizeof(a->how), "xdp %s, replaced in place", xdp_mode_name(flags));
+		return 0;
+	}
+	{
+		struct xdp_program *xp = xdp_program__from_fd(bpf_program__fd(prog));
+		struct xdp_multiprog *mp;
+
+		err = libxdp_get_error(xp);
+		if (err) {
+			p_err("%s: libxdp cannot use the program: %s", a->cfg.name, strerror(-err));
+			return err;
+		}
+		err = xdp_program__attach(xp, a->ifindex,
+					  flags & XDP_FLAGS_SKB_MODE ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+		if (err) {
+			xdp_program__close(xp);
+			p_err("%s: cannot attach XDP (%s mode): %s", a->cfg.name, xdp_mode_name(flags),
+			      strerror(-err));
+			return err;
+		}
+		mp = xdp_multiprog__get_from_ifindex(a->ifindex);
+		snprintf(a->how, sizeof(a->how), "xdp %s, libxdp %s", xdp_mode_name(flags),
+			 !libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp)
+				 ? "dispatcher"
+				 : "single program (no dispatcher)");
+		if (!libxdp_get_error(mp))
+			xdp_multiprog__close(mp);
+		xdp_program__close(xp);
+	}
+	return 0;
+}
+
+static void tc_link_path(const struct daemon *d, const struct attachment *a, char *out, size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "link_%s_%s", a->cfg.name,
+		 a->cfg.hook == DYNPF_ATTACH_TC_INGRESS ? "ingress" : "egress");
+	pin_path(d, name, out, len);
+}
+
+/* TC: a tcx link, pinned; an earlier daemon's pinned link is updated. */
+static int attach_tc(struct daemon *d, struct attachment *a)
+{
+	struct bpf_program *prog = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS
+					   ? d->skel->progs.dynpf_tc_ingress
+					   : d->skel->progs.dynpf_tc_egress;
+	char path[PATH_MAX];
+	int err;
+
+	tc_link_path(d, a, path, sizeof(path));
+	a->link = access(path, F_OK) ? NULL : bpf_link__open(path);
+	if (a->link && !libbpf_get_error(a->link)) {
+		err = bpf_link__update_program(a->link, prog);
+		if (!err) {
+			snprintf(a->how, sizeof(a->how), "tcx link, replaced in place");
+			return 0;
+		}
+		/* The interface went away and came back: a fresh link. */
+		bpf_link__unpin(a->link);
+		bpf_link__destroy(a->link);
+	}
+	a->link = bpf_program__attach_tcx(prog, a->ifindex, NULL);
+	err = libbpf_get_error(a->link);
+	if (err) {
+		a->link = NULL;
+		p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
+		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+		return err;
+	}
+	err = bpf_link__pin(a->link, path);
+	if (err) {
+		p_err("%s: cannot pin the tcx link at %s: %s", a->cfg.name, path, strerror(-err));
+		return err;
+	}
+	snprintf(a->how, sizeof(a->how), "tcx link");
+	return 0;
+}
+
+static int attach_all(struct daemon *d)
+{
+	for (int i = 0; i < d->cfg.nifaces; i++) {
+		struct attachment *a = &d->att[d->natt];
+		int err;
+
+		memset(a, 0, sizeof(*a));
+		a->cfg = d->cfg.ifaces[i];
+		a->ifindex = if_nametoindex(a->cfg.name);
+		if (!a->ifindex) {
+			p_err("%s: no such interface (config %s)", a->cfg.name, d->config_path);
+			return -ENODEV;
+		}
+		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
+		if (err)
+			return err;
+		d->natt++;
+		dlog(LOG_I, "%s: attached at %s (%s)", a->cfg.name, dynpf_attach_hook_name(a->cfg.hook),
+		     a->how);
+	}
+	return 0;
+}
+
+static void detach_one(struct attachment *a)
+{
+	if (a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC) {
+		int flags = a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? XDP_FLAGS_SKB_MODE
+								   : XDP_FLAGS_DRV_MODE;
+		struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(a->ifindex);
+
+		if (!libxdp_get_error(mp)) {
+			xdp_multiprog__detach(mp);
+			xdp_multiprog__close(mp);
+		} else {
+			bpf_xdp_detach(a->ifindex, flags, NULL);
+		}
+	} else if (a->link) {
+		bpf_link__unpin(a->link);
+		bpf_link__detach(a->link);
+		bpf_link__destroy(a->link);
+		a->link = NULL;
+	}
+	dlog(LOG_I, "%s: detached", a->cfg.name);
+}
+
+/* Everything this daemon attached and pinned, gone. */
+static void detach_all(struct daemon *d)
+{
+	for (int i = 0; i < d->natt; i++)
+		detach_one(&d->att[i]);
+	d->natt = 0;
+	if (d->skel)
+		bpf_object__unpin_maps(d->skel->obj, NULL);
+	rmdir(d->cfg.pin_dir);
+}
+
+/* ---- rules ----------------------------------------------------------------- */
+
+static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const char *name,
+			 char *err, size_t errlen, __u32 *gen)
+{
+	struct dynpf_ruleset old;
+	int r;
+
+	dynpf_ruleset_init(&old);
+	r = dynpf_ruleset_read(d->skel, &old);
+	if (r) {
+		snprintf(err, errlen, "cannot read the active rule set: %s", strerror(-r));
+		dynpf_ruleset_free(&old);
+		return r;
+	}
+	r = dynpf_ruleset_apply(&d->ctrl, rs, name, &old, err, errlen, gen);
+	dynpf_ruleset_free(&old);
+	return r;
+}
+
+static int rules_load_file(struct daemon *d, const char *path)
+{
+	struct dynpf_ruleset rs;
+	struct dynpf_rule_err rerr;
+	char err[512] = "";
+	__u32 gen = 0;
+	int r;
+
+	dynpf_ruleset_init(&rs);
+	r = dynpf_ruleset_load(&rs, path, &rerr);
+	if (r) {
+		dlog(LOG_E, "%s", rerr.msg);
+		dynpf_ruleset_free(&rs);
+		return r;
+	}
+	r = rules_replace(d, &rs, path, err, sizeof(err), &gen);
+	if (r)
+		dlog(LOG_E, "%s", err);
+	else
+		dlog(LOG_I, "%s: %zu rules loaded, generation %u", path, rs.n, gen);
+	dynpf_ruleset_free(&rs);
+	return r;
+}
+
+/* ---- requests ---------------------------------------------------------------- */
+
+#define jadd(o, k, v) json_object_object_add(o, k, v)
+
+static json_object *reply_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static json_object *reply_err(const char *fmt, ...)
+{
+	json_object *o = json_object_new_object();
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	jadd(o, "ok", json_object_new_boolean(0));
+	jadd(o, "error", json_object_new_string(msg));
+	return o;
+}
+
+static json_object *reply_ok(void)
+{
+	json_object *o = json_object_new_object();
+
+	jadd(o, "ok", json_object_new_boolean(1));
+	return o;
+}
+
+static int read_state(struct daemon *d, struct dynpf_state *st)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, st);
+}
+
+static json_object *req_status(struct daemon *d)
+{
+	json_object *o = reply_ok(), *ifs = json_object_new_array();
+	struct dynpf_state st = {};
+
+	read_state(d, &st);
+	jadd(o, "pid", json_object_new_int(getpid()));
+	jadd(o, "pin_dir", json_object_new_string(d->cfg.pin_dir));
+	jadd(o, "generation", json_object_new_int64(st.gen));
+	jadd(o, "rules", json_object_new_int64(st.nrules[st.active & 1]));
+	jadd(o, "tuples", json_object_new_int64(st.ntuples[st.active & 1]));
+	jadd(o, "adopted", json_object_new_boolean(d->adopted));
+	for (int i = 0; i < d->natt; i++) {
+		json_object *a = json_object_new_object();
+
+		jadd(a, "name", json_object_new_string(d->att[i].cfg.name));
+		jadd(a, "ifindex", json_object_new_int(d->att[i].ifindex));
+		jadd(a, "hook", json_object_new_string(dynpf_attach_hook_name(d->att[i].cfg.hook)));
+		jadd(a, "attach", json_object_new_string(d->att[i].how));
+		json_object_array_add(ifs, a);
+	}
+	jadd(o, "interfaces", ifs);
+	return o;
+}
+
+static json_object *req_rules_load(struct daemon *d, json_object *req)
+{
+	json_object *text, *name, *o;
+	struct dynpf_rule_err rerr;
+	struct dynpf_ruleset rs;
+	const char *nm = "<request>";
+	char err[512];
+	__u32 gen = 0;
+
+	if (!json_object_object_get_ex(req, "text", &text) ||
+	    !json_object_is_type(text, json_type_string))
+		return reply_err("rules-load: expected \"text\", the rule file");
+	if (json_object_object_get_ex(req, "name", &name) &&
+	    json_object_is_type(name, json_type_string))
+		nm = json_object_get_string(name);
+	dynpf_ruleset_init(&rs);
+	if (dynpf_ruleset_parse(&rs, nm, json_object_get_string(text),
+				json_object_get_string_len(text), &rerr)) {
+		dynpf_ruleset_free(&rs);
+		return reply_err("%s", rerr.msg);
+	}
+	if (rules_replace(d, &rs, nm, err, sizeof(err), &gen)) {
+		dynpf_ruleset_free(&rs);
+		return reply_err("%s", err);
+	}
+	o = reply_ok();
+	jadd(o, "rules", json_object_new_int64(rs.n));
+	jadd(o, "generation", json_object_new_int64(gen));
+	dynpf_ruleset_free(&rs);
+	dlog(LOG_I, "%s: %lld rules loaded by a client, generation %u", nm,
+	     (long long)json_object_get_int64(json_object_object_get(o, "rules")), gen);
+	return o;
+}
+
+/* The active rule set as a rule file: settings, then the rules. */
+static json_object *req_rules_save(struct daemon *d)
+{
+	struct dynpf_ruleset rs;
+	char line[DYNPF_RULE_TEXT_MAX];
+	size_t cap = 4096, len = 0;
+	char *text = malloc(cap);
+	json_object *o;
+	int r;
+
+	if (!text)
+		return reply_err("out of memory");
+	text[0] = 0;
+	dynpf_ruleset_init(&rs);
+	r = dynpf_ruleset_read(d->skel, &rs);
+	if (r) {
+		free(text);
+		dynpf_ruleset_free(&rs);
+		return reply_err("cannot read the active rule set: %s", strerror(-r));
+	}
+	for (size_t i = 0; i < DYNPF_SET_MAX + rs.n; i++) {
+		int n;
+
+		if (i < DYNPF_SET_MAX) {
+			if (!(rs.set_seen & (1u << i)))
+				continue;
+			n = dynpf_setting_format(i, rs.set[i], line, sizeof(line));
+		} else {
+			n = dynpf_rule_format(&rs.rules[i - DYNPF_SET_MAX], line, sizeof(line));
+		}
+		if (len + n + 2 > cap) {
+			char *t = realloc(text, cap = 2 * cap + n);
+
+			if (!t) {
+				free(text);
+				dynpf_ruleset_free(&rs);
+				return reply_err("out of memory");
+			}
+			text = t;
+		}
+		len += snprintf(text + len, cap - len, "%s\n", line);
+	}
+	o = reply_ok();
+	jadd(o, "text", json_object_new_string_len(text, len));
+	jadd(o, "rules", json_object_new_int64(rs.n));
+	free(text);
+	dynpf_ruleset_free(&rs);
+	return o;
+}
+
+/* One rule added to the active set, in its own transaction. */
+static json_object *req_rule_add(struct daemon *d, json_object *req)
+{
+	struct dynpf_ruleset cur, one;
+	struct dynpf_rule_err rerr;
+	json_object *text, *o;
+	char *words[1];
+	char err[512];
+	__u32 gen = 0;
+	int r;
+
+	if (!json_object_object_get_ex(req, "text", &text) ||
+	    !json_object_is_type(text, json_type_string))
+		return reply_err("rule-add: expected \"text\", the rule");
+	dynpf_ruleset_init(&cur);
+	dynpf_ruleset_init(&one);
+	r = dynpf_ruleset_read(d->skel, &cur);
+	if (r) {
+		dynpf_ruleset_free(&cur);
+		return reply_err("cannot read the active rule set: %s", strerror(-r));
+	}
+	one.rules = calloc(1, sizeof(*one.rules));
+	one.lines = calloc(1, sizeof(*one.lines));
+	if (!one.rules || !one.lines) {
+		dynpf_ruleset_free(&cur);
+		dynpf_ruleset_free(&one);
+		return reply_err("out of memory");
+	}
+	one.cap = 1;
+	words[0] = (char *)json_object_get_string(text);
+	r = dynpf_rule_parse_words(&one.rules[0], 1, words, &cur.ids, &rerr);
+	if (r) {
+		dynpf_ruleset_free(&cur);
+		dynpf_ruleset_free(&one);
+		return reply_err("%s", rerr.msg);
+	}
+	one.n = 1;
+	one.lines[0] = 1;
+	if (dynpf_rule_ids_test(&cur.ids, one.rules[0].id)) {
+		o = reply_err("rule %u exists: delete it first (dynpf rule del %u)",
+			      one.rules[0].id, one.rules[0].id);
+	} else if (dynpf_ruleset_apply(&d->ctrl, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err),
+				       &gen)) {
+		o = reply_err("%s", err);
+	} else {
+		o = reply_ok();
+		jadd(o, "id", json_object_new_int64(one.rules[0].id));
+		jadd(o, "generation", json_object_new_int64(gen));
+	}
+	dynpf_ruleset_free(&cur);
+	dynpf_ruleset_free(&one);
+	return o;
+}
+
+static json_object *req_rule_del(struct daemon *d, json_object *req)
+{
+	const struct dynpf_ack_commit *a;
+	uint64_t sdel, scommit;
+	json_object *id, *o;
+	int64_t n;
+
+	if (!json_object_object_get_ex(req, "id", &id) || !json_object_is_type(id, json_type_int))
+		return reply_err("rule-del: expected \"id\", a rule id");
+	n = json_object_get_int64(id);
+	if (n <= 0 || n >= DYNPF_MAX_RULES)
+		return reply_err("rule-del: %lld is not a rule id (1..%d)", (long long)n,
+				 DYNPF_MAX_RULES - 1);
+	dynpf_ctrl_take(&d->ctrl);
+	if (dynpf_ctrl_begin(&d->ctrl, NULL) || dynpf_ctrl_del(&d->ctrl, n, &sdel) ||
+	    dynpf_ctrl_commit(&d->ctrl, &scommit) || dynpf_ctrl_flush(&d->ctrl))
+		return reply_err("the control channel failed");
+	a = dynpf_ctrl_ack(&d->ctrl, sdel);
+	if (!a || a->a.err)
+		return reply_err("rule %lld: %s", (long long)n,
+				 a && a->a.err == -ENOENT ? "no such rule"
+							  : strerror(a ? -a->a.err : EPROTO));
+	a = dynpf_ctrl_ack(&d->ctrl, scommit);
+	o = reply_ok();
+	jadd(o, "generation", json_object_new_int64(a ? a->a.gen : 0));
+	return o;
+}
+
+static json_object *req_stats(struct daemon *d)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	json_object *o = reply_ok(), *hooks = json_object_new_object();
+	json_object *rules = json_object_new_array();
+	struct dynpf_stats *s = calloc(ncpu, sizeof(*s));
+	struct dynpf_rule_stats *rsv = calloc(ncpu, sizeof(*rsv));
+	static const char *const hook_names[] = { "native", "xdp", "xdp-frags", "tc-ingress",
+						  "tc-egress" };
+	struct dynpf_ruleset rs;
+
+	if (!s || !rsv) {
+		free(s);
+		free(rsv);
+		json_object_put(o);
+		return reply_err("out of memory");
+	}
+	for (__u32 h = 1; h < DYNPF_HOOK_MAX && h < 5; h++) {
+		json_object *ho = json_object_new_object(), *errs = json_object_new_object();
+		uint64_t pk = 0, by = 0, e[DYNPF_STATS_ERR_SLOTS] = {};
+
+		if (bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_stats), &h, s))
+			continue;
+		for (int c = 0; c < ncpu; c++) {
+			pk += s[c].packets;
+			by += s[c].bytes;
+			for (int k = 0; k < DYNPF_STATS_ERR_SLOTS; k++)
+				e[k] += s[c].err[k];
+		}
+		jadd(ho, "packets", json_object_new_int64(pk));
+		jadd(ho, "bytes", json_object_new_int64(by));
+		for (int k = 1; k < DYNPF_STATS_ERR_SLOTS && k < 8; k++)
+			if (e[k])
+				jadd(errs, dynpf_match_error_name(k) ?: "?", json_object_new_int64(e[k]));
+		jadd(ho, "errors", errs);
+		jadd(hooks, hook_names[h], ho);
+	}
+	jadd(o, "hooks", hooks);
+	dynpf_ruleset_init(&rs);
+	if (!dynpf_ruleset_read(d->skel, &rs)) {
+		int fd = bpf_map__fd(d->skel->maps.dynpf_rule_stats);
+
+		for (size_t i = 0; i < rs.n; i++) {
+			json_object *r = json_object_new_object();
+			char text[DYNPF_RULE_TEXT_MAX];
+			uint64_t pk = 0, by = 0;
+			__u32 id = rs.rules[i].id;
+
+			if (!bpf_map_lookup_elem(fd, &id, rsv))
+				for (int c = 0; c < ncpu; c++) {
+					pk += rsv[c].packets;
+					by += rsv[c].bytes;
+				}
+			dynpf_rule_format(&rs.rules[i], text, sizeof(text));
+			jadd(r, "id", json_object_new_int64(id));
+			jadd(r, "packets", json_object_new_int64(pk));
+			jadd(r, "bytes", json_object_new_int64(by));
+			jadd(r, "rule", json_object_new_string(text));
+			json_object_array_add(rules, r);
+		}
+	}
+	jadd(o, "rules", rules);
+	dynpf_ruleset_free(&rs);
+	free(s);
+	free(rsv);
+	return o;
+}
+
+static json_object *handle(struct daemon *d, const char *line, size_t len)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *req = json_tokener_parse_ex(tok, line, len), *cmd, *rep;
+	const char *c;
+
+	if (!req || json_tokener_get_error(tok) != json_tokener_success ||
+	    !json_object_is_type(req, json_type_object)) {
+		json_tokener_free(tok);
+		json_object_put(req);
+		return reply_err("a request is one JSON object on one line");
+	}
+	json_tokener_free(tok);
+	if (!json_object_object_get_ex(req, "cmd", &cmd) ||
+	    !json_object_is_type(cmd, json_type_string)) {
+		json_object_put(req);
+		return reply_err("a request needs \"cmd\"");
+	}
+	c = json_object_get_string(cmd);
+	if (!strcmp(c, "status"))
+		rep = req_status(d);
+	else if (!strcmp(c, "rules-load"))
+		rep = req_rules_load(d, req);
+	else if (!strcmp(c, "rules-save"))
+		rep = req_rules_save(d);
+	else if (!strcmp(c, "rule-add"))
+		rep = req_rule_add(d, req);
+	else if (!strcmp(c, "rule-del"))
+		rep = req_rule_del(d, req);
+	else if (!strcmp(c, "stats"))
+		rep = req_stats(d);
+	else
+		rep = reply_err("unknown command '%.64s' (status, rules-load, rules-save, rule-add, "
+				"rule-del, stats)",
+				c);
+	json_object_put(req);
+	return rep;
+}
+
+/* One client: requests until it closes; only root (or socket_group). */
+static void serve(struct daemon *d, int fd)
+{
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	size_t cap = 65536, len = 0;
+	char *buf = malloc(cap);
+
+	if (!buf) {
+		close(fd);
+		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) ||
+	    (cred.uid != 0 && (d->cfg.socket_gid < 0 || cred.gid != (gid_t)d->cfg.socket_gid))) {
+		const char *msg = "{\"ok\":false,\"error\":\"only root may use the dynpf socket\"}\n";
+
+		dlog(LOG_W, "refused a client: uid %u", cred.uid);
+		if (write(fd, msg, strlen(msg)) < 0)
+			(void)0;
+		free(buf);
+		close(fd);
+		return;
+	}
+	for (;;) {
+		char *nl;
+		ssize_t n;
+
+		while (!(nl = memchr(buf, '\n', len))) {
+			if (len == cap) {
+				char *t;
+
+				if (cap >= DYNPF_REQUEST_MAX)
+					goto too_big;
+				t = realloc(buf, cap *= 2);
+				if (!t)
+					goto out;
+				buf = t;
+			}
+			n = read(fd, buf + len, cap - len);
+			if (n <= 0)
+				goto out;
+			len += n;
+		}
+		{
+			json_object *rep = handle(d, buf, nl - buf);
+			const char *s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
+
+			if (write(fd, s, strlen(s)) < 0 || write(fd, "\n", 1) < 0) {
+				json_object_put(rep);
+				goto out;
+			}
+			json_object_put(rep);
+		}
+		len -= nl + 1 - buf;
+		memmove(buf, nl + 1, len);
+	}
+too_big: {
+	const char *msg = "{\"ok\":false,\"error\":\"request longer than the limit\"}\n";
+
+	if (write(fd, msg, strlen(msg)) < 0)
+		(void)0;
+}
+out:
+	free(buf);
+	close(fd);
+}
+
+static int open_socket(struct daemon *d)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[PATH_MAX], *slash;
+	int fd;
+
+	if (strlen(d->cfg.socket) >= sizeof(sa.sun_path)) {
+		p_err("socket path too long: %s", d->cfg.socket);
+		return -ENAMETOOLONG;
+	}
+	snprintf(dir, sizeof(dir), "%s", d->cfg.socket);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		mkdir_p(dir, 0755);
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", d->cfg.socket);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(d->cfg.socket);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 16)) {
+		int err = -errno;
+
+		p_err("cannot listen on %s: %s", d->cfg.socket, strerror(-err));
+		close(fd);
+		return err;
+	}
+	if (d->cfg.socket_gid >= 0) {
+		if (chown(d->cfg.socket, 0, d->cfg.socket_gid))
+			(void)0;
+		chmod(d->cfg.socket, 0660);
+	} else {
+		chmod(d->cfg.socket, 0600);
+	}
+	d->lsock = fd;
+	return 0;
+}
+
+static void daemon_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf daemon [--config FILE]\n"
+		"\n"
+		"Loads dynpf's programs, pins them under the configured bpffs directory,\n"
+		"attaches them to the configured interfaces, loads the rule file, and serves\n"
+		"the CLI on the control socket (docs/daemon.md). Logs go to stderr, with\n"
+		"journald priorities. SIGHUP reloads the rule file as one transaction;\n"
+		"SIGTERM stops (and detaches everything if \"detach_on_exit\" is set).\n"
+		"\n"
+		"  --config FILE   the configuration (default " DYNPF_DEFAULT_CONFIG ")\n"
+		"  --check-config  read the configuration, say what it holds, exit\n"
+		"  -h, --help      this text\n");
+}
+
+int cmd_daemon(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check-config", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1 };
+	bool check_only = false;
+	sigset_t mask;
+	int c, err, ret = DYNPF_EXIT_USAGE;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			d.config_path = optarg;
+			break;
+		case 'C':
+			check_only = true;
+			break;
+		case 'h':
+			daemon_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf daemon --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		p_err("daemon: unexpected argument '%s'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (dynpf_config_load(d.config_path, &d.cfg))
+		return DYNPF_EXIT_USAGE;
+	if (check_only) {
+		printf("%s: valid; %d interface%s, pins in %s, socket %s\n", d.config_path,
+		       d.cfg.nifaces, d.cfg.nifaces == 1 ? "" : "s", d.cfg.pin_dir, d.cfg.socket);
+		for (int i = 0; i < d.cfg.nifaces; i++)
+			printf("  %s %s%s\n", d.cfg.ifaces[i].name,
+			       dynpf_attach_hook_name(d.cfg.ifaces[i].hook),
+			       d.cfg.ifaces[i].frags ? " (frags)" : "");
+		return DYNPF_EXIT_OK;
+	}
+	if (dynpf_probe_kernel())
+		return DYNPF_EXIT_USAGE;
+	if (d.cfg.netns[0]) {
+		/* Only the network namespace: bpffs and the socket stay ours. */
+		char path[PATH_MAX];
+		int fd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", d.cfg.netns);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+			p_err("cannot enter the network namespace '%s' (%s): %s", d.cfg.netns, path,
+			      strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return DYNPF_EXIT_USAGE;
+		}
+		close(fd);
+	}
+	if (check_bpffs(d.cfg.pin_dir))
+		return DYNPF_EXIT_USAGE;
+	err = mkdir_p(d.cfg.pin_dir, 0700);
+	if (err) {
+		p_err("cannot create %s: %s", d.cfg.pin_dir, strerror(-err));
+		return DYNPF_EXIT_USAGE;
+	}
+	if (load_programs(&d))
+		goto out;
+	if (dynpf_ctrl_open(&d.ctrl, d.skel))
+		goto out;
+	{
+		/* A transaction a killed daemon left open: nothing of it applies. */
+		dynpf_ctrl_abort(&d.ctrl, NULL);
+		dynpf_ctrl_flush(&d.ctrl);
+		dynpf_ctrl_take(&d.ctrl);
+	}
+	if (!d.adopted && d.cfg.rules[0] && rules_load_file(&d, d.cfg.rules))
+		goto out_detach;
+	if (attach_all(&d))
+		goto out_detach;
+	if (open_socket(&d))
+		goto out_detach;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	d.sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	dlog(LOG_I, "ready: %d interface%s, %s, socket %s", d.natt, d.natt == 1 ? "" : "s",
+	     d.adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
+	     d.cfg.socket);
+	while (!d.stop) {
+		struct pollfd pfd[2] = { { .fd = d.lsock, .events = POLLIN },
+					 { .fd = d.sigfd, .events = POLLIN } };
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(d.sigfd, &si, sizeof(si)) != sizeof(si))
+				continue;
+			if (si.ssi_signo == SIGHUP) {
+				if (d.cfg.rules[0])
+					rules_load_file(&d, d.cfg.rules);
+				else
+					dlog(LOG_W, "SIGHUP: no rule file configured");
+			} else {
+				dlog(LOG_I, "signal %u: stopping", si.ssi_signo);
+				d.stop = true;
+			}
+		}
+		if (pfd[0].revents & POLLIN) {
+			int cfd = accept4(d.lsock, NULL, NULL, SOCK_CLOEXEC);
+
+			if (cfd >= 0)
+				serve(&d, cfd);
+		}
+	}
+	ret = DYNPF_EXIT_OK;
+	if (d.cfg.detach_on_exit)
+		detach_all(&d);
+	else
+		dlog(LOG_I, "left attached, maps and links pinned under %s", d.cfg.pin_dir);
+	goto out;
+out_detach:
+	/* Nothing half-attached left behind by a failed fresh start; a failed
+	 * restart leaves the last daemon's programs filtering. */
+	if (!d.adopted) {
+		for (int i = 0; i < d.natt; i++)
+			detach_one(&d.att[i]);
+		d.natt = 0;
+		if (d.skel)
+			bpf_object__unpin_maps(d.skel->obj, NULL);
+		rmdir(d.cfg.pin_dir);
+	}
+out:
+	if (d.lsock >= 0) {
+		close(d.lsock);
+		unlink(d.cfg.socket);
+	}
+	if (d.sigfd >= 0)
+		close(d.sigfd);
+	dynpf_ctrl_close(&d.ctrl);
+	for (int i = 0; i < d.natt; i++)
+		if (d.att[i].link)
+			bpf_link__destroy(d.att[i].link); /* closes: the pin keeps it */
+	dynpf_bpf__destroy(d.skel);
+	return ret;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The daemon and its clients: one JSON object a line on the control socket,
+ * a request {"cmd": ...} and its reply {"ok": true, ...} or {"ok": false,
+ * "error": "..."} (docs/daemon.md).
+ */
+#ifndef DYNPF_LOADER_DAEMON_H
+#define DYNPF_LOADER_DAEMON_H
+
+#include <json-c/json.h>
+
+#define DYNPF_DEFAULT_CONFIG "/etc/dynpf/dynpf.conf"
+#define DYNPF_DEFAULT_SOCKET "/run/dynpf/dynpf.sock"
+#define DYNPF_REQUEST_MAX (4 << 20) /* bytes of one request line */
+
+/*
+ * Send req (consumed) to the daemon at sock, wait for the reply. The reply,
+ * or NULL after printing why (no daemon, not allowed, a broken reply).
+ */
+json_object *dynpf_client_call(const char *sock, json_object *req);
+
+#endif
