@@ -14,7 +14,11 @@ DYNPF=$(readlink -f "$1")
 OUT=$(readlink -f "$2")
 NS=dynpf-dt-$$
 PIN=/sys/fs/bpf/dynpf-test-$$
-SOCK=$OUT/daemon-$$.sock
+# The socket and a copy of the CLI where an unprivileged user can reach them
+# (a fresh clone's directory may be 0700), for the non-root check.
+PUB=$(mktemp -d /tmp/dynpf-dt.XXXXXX)
+chmod 0755 "$PUB"
+SOCK=$PUB/dynpf.sock
 export DYNPF_SOCKET=$SOCK
 pass=0
 fail=0
@@ -36,7 +40,7 @@ check() { # NAME COMMAND...: ok if it succeeds
 cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN" "$SOCK"
+	rm -rf "$PIN" "$PUB"
 	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
 }
 trap cleanup EXIT
@@ -134,9 +138,11 @@ check "the daemon still answers" "$DYNPF" status
 # A peer that is not root: refused by its credentials (socket opened up
 # to reach the check).
 chmod 0666 "$SOCK"
+cp "$DYNPF" "$PUB/dynpf"
+chmod 0755 "$PUB/dynpf"
 check "a non-root peer is refused" sh -c \
 	'setpriv --reuid=65534 --regid=65534 --clear-groups "$1" status >"$2" 2>&1; cat "$2";
-	 grep -q "only root" "$2"' sh "$DYNPF" "$OUT/nonroot.log"
+	 grep -q "only root" "$2"' sh "$PUB/dynpf" "$PUB/nonroot.log"
 chmod 0600 "$SOCK"
 
 # kill -9: the programs go on filtering; the restarted daemon adopts the
