@@ -123,10 +123,24 @@ static __always_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p,
 	       p->st[0].l4.icmp_type <= 137;
 }
 
+/* Per stack, the fields the inline pre-check of a chain entry reads. */
+struct dynpf_quick {
+	__u16 sport;
+	__u16 dport;
+	__u8 ports; /* TCP or UDP: sport and dport are valid */
+	__u8 tcp;   /* flags is valid */
+	__u8 flags;
+	__u8 l3;    /* ttl and dscp are valid */
+	__u8 ttl;
+	__u8 dscp;
+	__u8 pad[2];
+};
+
 /* The classifier's working state for one packet: too big for the stack. */
 #define DYNPF_COLL_SLOTS 8 /* >= DYNPF_MAX_NONTERM, a power of 2 */
 struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
+	struct dynpf_quick q[DYNPF_MAX_STACKS];
 	struct dynpf_tss_key hk;
 	struct dynpf_cls_view view;
 	__u32 side;
@@ -167,6 +181,57 @@ static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id
 }
 
 /*
+ * Rejections dynpf_rule_match() would make on the commonest non-key fields
+ * (port ranges, TCP flags, TTL, DSCP), checked inline: most candidates that
+ * fail, fail here, without the call. Each test mirrors one in
+ * dynpf_rule_match(); a rule it lets through is matched whole.
+ */
+static __always_inline int dynpf_quick_reject(const struct dynpf_rule *r,
+					      const struct dynpf_cls_scratch *cs)
+{
+	const struct dynpf_quick *q = &cs->q[r->m.stack & 1];
+	__u32 f = r->m.fields;
+
+	if (f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) {
+		if (!q->ports)
+			return 1;
+		if ((f & DYNPF_M_SPORT) && (q->sport < r->m.sport_lo || q->sport > r->m.sport_hi))
+			return 1;
+		if ((f & DYNPF_M_DPORT) && (q->dport < r->m.dport_lo || q->dport > r->m.dport_hi))
+			return 1;
+	}
+	if ((f & DYNPF_M_TCP_FLAGS) &&
+	    (!q->tcp || (q->flags & r->m.tcp_flags_mask) != r->m.tcp_flags))
+		return 1;
+	if ((f & DYNPF_M_TTL) && (!q->l3 || q->ttl < r->m.ttl_lo || q->ttl > r->m.ttl_hi))
+		return 1;
+	if ((f & DYNPF_M_DSCP) && (!q->l3 || q->dscp != r->m.dscp))
+		return 1;
+	return 0;
+}
+
+static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
+					     const struct dynpf_pkt *p)
+{
+	__u32 i;
+
+	for (i = 0; i < DYNPF_MAX_STACKS; i++) {
+		const struct dynpf_cls_stack *v = &cs->view.s[i];
+		const struct dynpf_stack *st = &p->st[i];
+		struct dynpf_quick *q = &cs->q[i];
+
+		q->ports = dynpf_has_ports(v->l4);
+		q->tcp = v->l4 == DYNPF_P_TCP;
+		q->l3 = v->l3 != 0;
+		q->sport = st->l4.sport;
+		q->dport = st->l4.dport;
+		q->flags = st->l4.flags;
+		q->ttl = st->l3.ttl;
+		q->dscp = st->l3.tos >> 2;
+	}
+}
+
+/*
  * One chain entry: 1 to go on to e->next, 0 to stop the walk. The match is
  * behind its subprogram: inlined, the verifier's paths multiply past its
  * budget (tried: 1M instructions with the first entry inlined).
@@ -180,7 +245,7 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 	*ep = e;
 	if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
 		return 0;
-	if (dynpf_rule_match_g(&e->r, p, &cs->view)) {
+	if (!dynpf_quick_reject(&e->r, cs) && dynpf_rule_match_g(&e->r, p, &cs->view)) {
 		if (e->terminal) {
 			cs->best = id;
 			cs->best_prio = e->r.prio;
@@ -332,6 +397,7 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
 	dynpf_pkt_key(&cs->keys[0], p, &cs->view, 0);
 	dynpf_pkt_key(&cs->keys[1], p, &cs->view, 1);
+	dynpf_quick_init(cs, p);
 
 	/* A plain bounded loop: no iterator kfunc call per tuple. */
 	for (i = 0; i < DYNPF_MAX_TUPLES; i++) {
