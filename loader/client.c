@@ -360,3 +360,55 @@ int dynpf_rules_save(int argc, char **argv)
 	json_object_put(rep);
 	return DYNPF_EXIT_OK;
 }
+
+/* dynpf attach IFACE [HOOK] [frags] / dynpf detach IFACE [HOOK] */
+static int attach_detach(int argc, char **argv, bool attach)
+{
+	json_object *req, *rep;
+
+	if (argc < 2 || argc > (attach ? 4 : 3) || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		if (attach)
+			printf("Usage: dynpf attach IFACE [xdp|xdp-generic|tc-ingress|tc-egress] "
+			       "[frags]\n\nAttach the running daemon's programs to IFACE (default "
+			       "xdp); frags: the XDP\nmulti-buffer program, for jumbo frames.\n");
+		else
+			printf("Usage: dynpf detach IFACE [HOOK]\n\nDetach the running daemon's "
+			       "programs from IFACE (every hook, or HOOK).\n");
+		return argc >= 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	req = request(attach ? "attach" : "detach");
+	json_object_object_add(req, "name", json_object_new_string(argv[1]));
+	if (argc > 2)
+		json_object_object_add(req, "hook", json_object_new_string(argv[2]));
+	if (attach && argc > 3) {
+		if (strcmp(argv[3], "frags")) {
+			json_object_put(req);
+			p_err("attach: '%s': expected frags", argv[3]);
+			return DYNPF_EXIT_USAGE;
+		}
+		json_object_object_add(req, "frags", json_object_new_boolean(1));
+	}
+	rep = call(req);
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json) {
+		if (attach)
+			printf("%s: attached (%s)\n", argv[1],
+			       json_object_get_string(jget(rep, "attach")));
+		else
+			printf("%s: detached\n", argv[1]);
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	return attach_detach(argc, argv, true);
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	return attach_detach(argc, argv, false);
+}

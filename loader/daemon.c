@@ -681,6 +681,113 @@ static json_object *req_stats(struct daemon *d)
 	return o;
 }
 
+/* {"name", "hook", "frags"}: attach one more (not written to the config). */
+static json_object *req_attach(struct daemon *d, json_object *req)
+{
+	json_object *name, *hook, *frags;
+	struct attachment *a;
+	char msg[512];
+
+	if (!json_object_object_get_ex(req, "name", &name) ||
+	    !json_object_is_type(name, json_type_string))
+		return reply_err("attach: expected \"name\", an interface");
+	if (d->natt == DYNPF_MAX_IFACES)
+		return reply_err("attach: %d attachments already", DYNPF_MAX_IFACES);
+	a = &d->att[d->natt];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->cfg.name, sizeof(a->cfg.name), "%s", json_object_get_string(name));
+	a->cfg.hook = DYNPF_ATTACH_XDP;
+	if (json_object_object_get_ex(req, "hook", &hook) &&
+	    dynpf_attach_hook_parse(json_object_get_string(hook), &a->cfg.hook))
+		return reply_err("attach: hook '%s': expected xdp, xdp-generic, tc-ingress or "
+				 "tc-egress",
+				 json_object_get_string(hook));
+	if (json_object_object_get_ex(req, "frags", &frags))
+		a->cfg.frags = json_object_get_boolean(frags);
+	for (int i = 0; i < d->natt; i++)
+		if (!strcmp(d->att[i].cfg.name, a->cfg.name) &&
+		    (d->att[i].cfg.hook == a->cfg.hook ||
+		     (d->att[i].cfg.hook <= DYNPF_ATTACH_XDP_GENERIC &&
+		      a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC)))
+			return reply_err("%s: already attached at %s", a->cfg.name,
+					 dynpf_attach_hook_name(d->att[i].cfg.hook));
+	a->ifindex = if_nametoindex(a->cfg.name);
+	if (!a->ifindex)
+		return reply_err("%s: no such interface", a->cfg.name);
+	{
+		/* The attach functions report through p_err: keep their words. */
+		FILE *saved = stderr, *mem = fmemopen(msg, sizeof(msg) - 1, "w");
+		int err;
+
+		memset(msg, 0, sizeof(msg));
+		if (mem)
+			stderr = mem;
+		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
+		if (mem) {
+			fclose(mem);
+			stderr = saved;
+		}
+		if (err) {
+			char *nl = strchr(msg, '\n');
+
+			if (nl)
+				*nl = 0;
+			return reply_err("%s", msg[0] ? msg + (strncmp(msg, "dynpf: ", 7) ? 0 : 7)
+						       : strerror(-err));
+		}
+	}
+	d->natt++;
+	dlog(LOG_I, "%s: attached at %s (%s) by a client", a->cfg.name,
+	     dynpf_attach_hook_name(a->cfg.hook), a->how);
+	{
+		json_object *o = reply_ok();
+
+		jadd(o, "attach", json_object_new_string(a->how));
+		return o;
+	}
+}
+
+/* {"name", "hook" (optional: all of the interface's)}: detach. */
+static json_object *req_detach(struct daemon *d, json_object *req)
+{
+	enum dynpf_attach_hook h = DYNPF_ATTACH_XDP;
+	json_object *name, *hook;
+	bool any_hook = true;
+	int n = 0;
+
+	if (!json_object_object_get_ex(req, "name", &name) ||
+	    !json_object_is_type(name, json_type_string))
+		return reply_err("detach: expected \"name\", an interface");
+	if (json_object_object_get_ex(req, "hook", &hook)) {
+		if (dynpf_attach_hook_parse(json_object_get_string(hook), &h))
+			return reply_err("detach: hook '%s': expected xdp, xdp-generic, tc-ingress "
+					 "or tc-egress",
+					 json_object_get_string(hook));
+		any_hook = false;
+	}
+	for (int i = 0; i < d->natt;) {
+		struct attachment *a = &d->att[i];
+
+		if (strcmp(a->cfg.name, json_object_get_string(name)) ||
+		    (!any_hook && a->cfg.hook != h)) {
+			i++;
+			continue;
+		}
+		detach_one(a);
+		d->att[i] = d->att[--d->natt];
+		n++;
+	}
+	if (!n)
+		return reply_err("%s: not attached%s%s", json_object_get_string(name),
+				 any_hook ? "" : " at ", any_hook ? "" : dynpf_attach_hook_name(h));
+	{
+		json_object *o = reply_ok();
+
+		jadd(o, "detached", json_object_new_int(n));
+		return o;
+	}
+}
+
 static json_object *handle(struct daemon *d, const char *line, size_t len)
 {
 	json_tokener *tok = json_tokener_new();
@@ -712,9 +819,13 @@ static json_object *handle(struct daemon *d, const char *line, size_t len)
 		rep = req_rule_del(d, req);
 	else if (!strcmp(c, "stats"))
 		rep = req_stats(d);
+	else if (!strcmp(c, "attach"))
+		rep = req_attach(d, req);
+	else if (!strcmp(c, "detach"))
+		rep = req_detach(d, req);
 	else
 		rep = reply_err("unknown command '%.64s' (status, rules-load, rules-save, rule-add, "
-				"rule-del, stats)",
+				"rule-del, stats, attach, detach)",
 				c);
 	json_object_put(req);
 	return rep;

@@ -21,6 +21,8 @@ static const struct cmd {
 	{ "rules", cmd_rules, "rule files: check, and load or save with the daemon" },
 	{ "daemon", cmd_daemon, "attach to interfaces, take rules at runtime (docs/daemon.md)" },
 	{ "status", cmd_status, "the daemon: interfaces, attach modes, rule set" },
+	{ "attach", cmd_attach, "attach the daemon's programs to an interface" },
+	{ "detach", cmd_detach, "detach them from an interface" },
 	{ "rule", cmd_rule, "add, delete or list rules of the running daemon" },
 	{ "stats", cmd_stats, "the daemon's counters: per hook, per parse error, per rule" },
 	{ "help", NULL, "this text" },

@@ -124,6 +124,24 @@ check "rules load of a bad file changes nothing" sh -c \
 	'printf "tcp dport 99999 drop\n" >"$2/bad.rules"; ! "$1" rules load "$2/bad.rules" &&
 	 "$1" rules save | cmp - "$3"' sh "$DYNPF" "$OUT" "$OUT/dt.saved"
 
+# Attach and detach at runtime, on a second veth pair.
+ip -n "$NS" link add vc type veth peer name vd
+ip -n "$NS" link set vc up
+ip -n "$NS" link set vd up
+check "attach at runtime: tc-egress" "$DYNPF" attach vd tc-egress
+check "attach at runtime: xdp-generic" "$DYNPF" attach vd xdp-generic
+check "status lists them" sh -c '"$1" status | grep -c "^  vd " | grep -qx 2' sh "$DYNPF"
+check "a second XDP attachment is refused" sh -c \
+	'"$1" attach vd xdp 2>&1 | grep -q "already attached"' sh "$DYNPF"
+check "attach to a missing interface is refused" sh -c \
+	'"$1" attach nosuch0 2>&1 | grep -q "no such interface"' sh "$DYNPF"
+check "detach at runtime" "$DYNPF" detach vd
+check "nothing left on vd" sh -c \
+	'! ip -n "$1" link show vd | grep -q prog/ && [ -z "$(ip netns exec "$1" bpftool net show dev vd | grep -i dynpf)" ]' \
+	sh "$NS"
+check "detach of what is not attached is refused" sh -c \
+	'"$1" detach vd 2>&1 | grep -q "not attached"' sh "$DYNPF"
+
 # Malformed requests: an error reply each, and the daemon lives on.
 check "malformed requests get error replies" /usr/bin/python3 - "$SOCK" <<'EOF'
 import socket, sys, json
