@@ -303,6 +303,12 @@ done
 live_start pcap-tests/jumbo.pcap xdp 1500
 live_start pcap-tests/eth_basic.pcap xdp 1500
 while [ "${#live_pids[@]}" -gt 0 ]; do live_done; done
+for mode in xdp xdp-generic tc; do
+	t "the mutations, --testbed --mode $mode: live, test run and native agree" \
+		"$DYNPF" replay "$OUT/mutations.pcap" --testbed --mode "$mode" --check-native -q
+done
+t "the live hooks are documented" sh -c \
+	'for h in xdp-live xdp-generic tc-live; do grep -q "\`$h\`" docs/json-output.md || exit 1; done'
 
 # Interrupted mid-way, the run removes its test bed and dies of the signal.
 live_interrupt() {
