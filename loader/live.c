@@ -56,7 +56,7 @@ static struct live {
 	int rx_ns, tx_ns; /* -1: the current namespace */
 	int rx_ifindex, tx_ifindex;
 	char rx_name[IF_NAMESIZE], tx_name[IF_NAMESIZE];
-	unsigned int mtu;
+	unsigned int mtu, tx_mtu; /* of the rx and the tx interface */
 	unsigned int timeout_ms;
 	int xdp_prog;          /* DYNPF_HOOK_XDP, _XDP_FRAGS, or 0: as the MTU requires */
 	struct dynpf_progs pr; /* the attached instance: its own ring and counters */
@@ -468,7 +468,7 @@ static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f,
 			snprintf(reason, reason_len,
 				 "longer than the MTU of %s allows (%u bytes, and 4 more with a "
 				 "VLAN tag)",
-				 live.tx_name, live.mtu + ETH_HLEN);
+				 live.tx_name, live.tx_mtu + ETH_HLEN);
 			return DYNPF_RUN_SKIPPED;
 		} else {
 			snprintf(reason, reason_len, "sending on %s: %s", live.tx_name,
@@ -651,6 +651,12 @@ int dynpf_live_start(const struct dynpf_live_opts *o, struct dynpf_walk_live *wa
 		goto fail;
 	}
 	live.mtu = mtu;
+	err = dynpf_netns_enter(live.tx_ns, &saved);
+	if (err)
+		goto fail;
+	mtu = dynpf_if_mtu(live.tx_ifindex);
+	dynpf_netns_leave(&saved);
+	live.tx_mtu = mtu > 0 ? (unsigned int)mtu : live.mtu;
 	live.cfg = o->cfg;
 	/* Quiet the sender before any link is up, so no frame of its own gets through. */
 	err = quiet_tx();
