@@ -64,7 +64,7 @@ static struct live {
 	const char *prog_name;
 	int xdp_link;          /* XDP link fd, -1 if none */
 	struct tc_att rx_tc;   /* TC mode: dynpf on the rx ingress */
-	int quiet_prog;        /* drops the tx end's own traffic (see live_quiet_tx) */
+	int quiet_prog;        /* drops the tx end's own traffic (see quiet_tx) */
 	struct tc_att tx_tc;
 	int sock;              /* AF_PACKET, in the tx namespace */
 	struct dynpf_parse_cfg cfg;
@@ -150,6 +150,24 @@ static void die_if_signalled(void)
 
 /* ------------------------------------------------------------ attaching */
 
+/*
+ * The clsact qdisc, if this run added it: bpf_tc_hook_destroy() deletes it
+ * only given both attach points (one alone flushes that hook's filters).
+ */
+static void clsact_remove(struct tc_att *a)
+{
+	if (a->hook_created) {
+		a->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+		bpf_tc_hook_destroy(&a->hook);
+	}
+	a->hook_created = false;
+}
+
+/*
+ * A tcx link made with bpf_link_create(): bpf_program__attach_tcx() would
+ * take the attach type from the program's expected attach type, which
+ * SEC("tc") leaves at 0, and fail with EINVAL (docs/bpf-notes.md).
+ */
 static int tc_attach(struct tc_att *a, int prog_fd, int ifindex, bool ingress)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lo);
@@ -179,9 +197,7 @@ static int tc_attach(struct tc_att *a, int prog_fd, int ifindex, bool ingress)
 	a->opts.priority = 1;
 	err = bpf_tc_attach(&a->hook, &a->opts);
 	if (err) {
-		if (a->hook_created)
-			bpf_tc_hook_destroy(&a->hook);
-		a->hook_created = false;
+		clsact_remove(a);
 		return err;
 	}
 	a->clsact = true;
@@ -197,8 +213,7 @@ static void tc_detach(struct tc_att *a)
 	if (a->clsact) {
 		a->opts.prog_fd = a->opts.prog_id = a->opts.flags = 0;
 		bpf_tc_detach(&a->hook, &a->opts);
-		if (a->hook_created)
-			bpf_tc_hook_destroy(&a->hook);
+		clsact_remove(a);
 	}
 	a->clsact = a->hook_created = false;
 }
@@ -217,12 +232,6 @@ static const char *xdp_attach_hint(int err)
 	return "";
 }
 
-/*
- * Attach the program as an XDP link (bpf_link_create(BPF_XDP) with the mode
- * flag, as bpf_xdp_attach() would set it): the kernel detaches a link when
- * its last fd closes, so no program stays on the interface if dynpf dies,
- * even of SIGKILL.
- */
 static int choose_hook(void)
 {
 	/* xdp.frags as soon as a frame can be longer than one page's buff. */
@@ -234,6 +243,12 @@ static int choose_hook(void)
 								  : DYNPF_HOOK_XDP;
 }
 
+/*
+ * XDP: attach the program as an XDP link (bpf_link_create(BPF_XDP) with the
+ * mode flag bpf_xdp_attach() would pass): the kernel detaches a link when
+ * its last fd closes, so no program stays on the interface if dynpf dies,
+ * even of SIGKILL. TC: a tcx link, or clsact.
+ */
 static int attach_rx(void)
 {
 	struct dynpf_bpf *skel = live.pr.skel;
