@@ -13,6 +13,7 @@ int cmd_rule(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
+int cmd_events(int argc, char **argv);
 int dynpf_rules_load(int argc, char **argv);
 int dynpf_rules_save(int argc, char **argv);
 

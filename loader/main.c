@@ -25,6 +25,7 @@ static const struct cmd {
 	{ "detach", cmd_detach, "detach them from an interface" },
 	{ "rule", cmd_rule, "add, delete or list rules of the running daemon" },
 	{ "stats", cmd_stats, "the daemon's counters: per hook, per parse error, per rule" },
+	{ "events", cmd_events, "packets sample rules send, parsed; -w writes a pcap" },
 	{ "help", NULL, "this text" },
 };
 

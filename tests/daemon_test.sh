@@ -142,6 +142,23 @@ check "nothing left on vd" sh -c \
 check "detach of what is not attached is refused" sh -c \
 	'"$1" detach vd 2>&1 | grep -q "not attached"' sh "$DYNPF"
 
+# Sampled packets: dynpf events streams them, parsed, and writes a pcap.
+"$DYNPF" rule add id 5 prio 1 tcp dport 7777 sample 64 rate 100/s >/dev/null 2>&1
+timeout 10 "$DYNPF" events --pin-dir "$PIN" -c 3 -w "$OUT/ev.pcap" -j >"$OUT/ev.json" 2>&1 &
+epid=$!
+sleep 0.5
+send 3 tcp 7777
+wait "$epid"
+check "events: three samples with their rule and parse result" /usr/bin/python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 3, recs
+for r in recs:
+    assert r["rule"] == 5 and r["cap_len"] == min(64, r["len"]) and r["tcp"]["dport"] == 7777, r' "$OUT/ev.json"
+check "events -w: a pcap tshark reads" sh -c \
+	'[ "$(tshark -r "$1" -Y "tcp.dstport == 7777" 2>/dev/null | wc -l)" = 3 ]' sh "$OUT/ev.pcap"
+"$DYNPF" rule del 5 >/dev/null 2>&1
+
 # Malformed requests: an error reply each, and the daemon lives on.
 check "malformed requests get error replies" /usr/bin/python3 - "$SOCK" <<'EOF'
 import socket, sys, json
