@@ -242,46 +242,153 @@ int cmd_rule(int argc, char **argv)
 	return DYNPF_EXIT_OK;
 }
 
+/* A counter of the last reply, by hook name or rule id: for rates. */
+static int64_t prev_count(json_object *prev, const char *hook, int64_t rule, const char *what)
+{
+	json_object *x;
+
+	if (!prev)
+		return -1;
+	if (hook) {
+		x = jget(jget(prev, "hooks"), hook);
+		return x ? json_object_get_int64(jget(x, what)) : -1;
+	}
+	x = jget(prev, "rules");
+	for (size_t i = 0; i < json_object_array_length(x); i++) {
+		json_object *r = json_object_array_get_idx(x, i);
+
+		if (json_object_get_int64(jget(r, "id")) == rule)
+			return json_object_get_int64(jget(r, what));
+	}
+	return -1;
+}
+
+static void print_rate(int64_t now, int64_t before, double secs)
+{
+	if (before < 0 || secs <= 0)
+		printf(" %12s", "-");
+	else
+		printf(" %12.0f", (now - before) / secs);
+}
+
+static void stats_print(json_object *rep, json_object *prev, double secs)
+{
+	json_object *hooks = jget(rep, "hooks"), *rules = jget(rep, "rules");
+
+	printf("%-11s %12s %14s %12s  errors\n", "hook", "packets", "bytes",
+	       prev ? "packets/s" : "");
+	json_object_object_foreach(hooks, name, h) {
+		int64_t pk = json_object_get_int64(jget(h, "packets"));
+
+		printf("%-11s %12lld %14lld", name, (long long)pk,
+		       (long long)json_object_get_int64(jget(h, "bytes")));
+		if (prev)
+			print_rate(pk, prev_count(prev, name, 0, "packets"), secs);
+		else
+			printf(" %12s", "");
+		printf(" ");
+		json_object_object_foreach(jget(h, "errors"), e, n)
+			printf(" %s %lld", e, (long long)json_object_get_int64(n));
+		printf("\n");
+	}
+	printf("%8s %12s %14s %12s  rule\n", "id", "packets", "bytes", prev ? "packets/s" : "");
+	for (size_t i = 0; i < json_object_array_length(rules); i++) {
+		json_object *r = json_object_array_get_idx(rules, i);
+		int64_t id = json_object_get_int64(jget(r, "id"));
+		int64_t pk = json_object_get_int64(jget(r, "packets"));
+
+		printf("%8lld %12lld %14lld", (long long)id, (long long)pk,
+		       (long long)json_object_get_int64(jget(r, "bytes")));
+		if (prev)
+			print_rate(pk, prev_count(prev, NULL, id, "packets"), secs);
+		else
+			printf(" %12s", "");
+		printf("  %s\n", json_object_get_string(jget(r, "rule")));
+	}
+}
+
+static volatile sig_atomic_t watch_stop;
+
+static void watch_sig(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
 int cmd_stats(int argc, char **argv)
 {
-	json_object *rep, *hooks, *rules;
+	static const struct option opts[] = {
+		{ "watch", no_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	json_object *rep, *prev = NULL;
+	long count = -1, interval_ms = 1000;
+	bool watch = false;
+	struct timespec t0, t1;
+	int c;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-			printf("Usage: dynpf stats\n\nPackets and bytes per hook and per parse "
-			       "error, and per rule.\n");
+	while ((c = getopt_long(argc, argv, "wi:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			watch = true;
+			break;
+		case 'i':
+			interval_ms = (long)(strtod(optarg, NULL) * 1000);
+			if (interval_ms < 100) {
+				p_err("stats: --interval %s: at least 0.1 (seconds)", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			count = strtol(optarg, NULL, 10);
+			if (count <= 0) {
+				p_err("stats: --count %s: expected a positive number", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			printf("Usage: dynpf stats [--watch [--interval SECONDS] [--count N]]\n\n"
+			       "Packets and bytes per hook and per parse error, and per rule. --watch "
+			       "prints\nthem again every interval (default 1 s) with the rates since "
+			       "the last, until\nCtrl-C (or N times).\n");
 			return DYNPF_EXIT_OK;
-		}
-		p_err("stats: unexpected argument '%s'", argv[1]);
-		return DYNPF_EXIT_USAGE;
-	}
-	rep = call(request("stats"));
-	if (!rep)
-		return DYNPF_EXIT_USAGE;
-	if (!dynpf_json) {
-		hooks = jget(rep, "hooks");
-		printf("%-11s %12s %14s  errors\n", "hook", "packets", "bytes");
-		json_object_object_foreach(hooks, name, h) {
-			printf("%-11s %12lld %14lld ", name,
-			       (long long)json_object_get_int64(jget(h, "packets")),
-			       (long long)json_object_get_int64(jget(h, "bytes")));
-			json_object_object_foreach(jget(h, "errors"), e, n)
-				printf(" %s %lld", e, (long long)json_object_get_int64(n));
-			printf("\n");
-		}
-		rules = jget(rep, "rules");
-		printf("%8s %12s %14s  rule\n", "id", "packets", "bytes");
-		for (size_t i = 0; i < json_object_array_length(rules); i++) {
-			json_object *r = json_object_array_get_idx(rules, i);
-
-			printf("%8lld %12lld %14lld  %s\n",
-			       (long long)json_object_get_int64(jget(r, "id")),
-			       (long long)json_object_get_int64(jget(r, "packets")),
-			       (long long)json_object_get_int64(jget(r, "bytes")),
-			       json_object_get_string(jget(r, "rule")));
+		default:
+			fprintf(stderr, "Try 'dynpf stats --help'.\n");
+			return DYNPF_EXIT_USAGE;
 		}
 	}
-	json_object_put(rep);
+	if (optind < argc) {
+		p_err("stats: unexpected argument '%s'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
+	}
+	signal(SIGINT, watch_sig);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		rep = call(request("stats"));
+		if (!rep) {
+			json_object_put(prev);
+			return DYNPF_EXIT_USAGE;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (!dynpf_json) {
+			if (watch && prev)
+				printf("\n");
+			stats_print(rep, prev, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		}
+		fflush(stdout);
+		json_object_put(prev);
+		prev = rep;
+		t0 = t1;
+		if (!watch || watch_stop || (count > 0 && !--count))
+			break;
+		usleep(interval_ms * 1000);
+		if (watch_stop)
+			break;
+	}
+	json_object_put(prev);
 	return DYNPF_EXIT_OK;
 }
 

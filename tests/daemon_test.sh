@@ -142,6 +142,13 @@ check "nothing left on vd" sh -c \
 check "detach of what is not attached is refused" sh -c \
 	'"$1" detach vd 2>&1 | grep -q "not attached"' sh "$DYNPF"
 
+# stats --watch: rates between two readings.
+( sleep 0.3; send 20 udp 53 ) &
+spid=$!
+check "stats --watch shows rates" sh -c \
+	'"$1" stats --watch --interval 1 --count 2 | grep -A3 "packets/s" | grep -q "^xdp"' sh "$DYNPF"
+wait "$spid"
+
 # Sampled packets: dynpf events streams them, parsed, and writes a pcap.
 "$DYNPF" rule add id 5 prio 1 tcp dport 7777 sample 64 rate 100/s >/dev/null 2>&1
 timeout 10 "$DYNPF" events --pin-dir "$PIN" -c 3 -w "$OUT/ev.pcap" -j >"$OUT/ev.json" 2>&1 &
