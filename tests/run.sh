@@ -67,6 +67,17 @@ unit "unit tests of the native parsers" test_parsers
 unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl
 unit "unit tests of the rule language" test_rules
 
+echo "== bash completion"
+t "completion offers every command of dynpf help" bash -c '
+source configs/dynpf.bash-completion
+COMP_WORDS=(dynpf ""); COMP_CWORD=1; _dynpf
+for c in $("$1" help | sed -n "/^Commands:/,/^\$/s/^  \([a-z]*\) .*/\1/p"); do
+	[[ " ${COMPREPLY[*]} " == *" $c "* ]] || { echo "missing: $c"; exit 1; }
+done' sh "$DYNPF"
+t "completion: rules subcommands" bash -c '
+source configs/dynpf.bash-completion
+COMP_WORDS=(dynpf rules ""); COMP_CWORD=2; _dynpf; [ "${COMPREPLY[*]}" = "check load save" ]'
+
 echo "== the daemon's configuration"
 t "configs/dynpf.conf is valid" "$DYNPF" daemon --check-config --config configs/dynpf.conf
 printf '{ "pin_dir": 5 }' >"$OUT/bad1.conf"
