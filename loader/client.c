@@ -3,8 +3,10 @@
  * The CLI side of the daemon's socket: dynpf status, dynpf rule
  * add|del|list, dynpf stats (and rules load|save in rules.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -489,8 +491,12 @@ static int attach_detach(int argc, char **argv, bool attach)
 			       "[frags]\n\nAttach the running daemon's programs to IFACE (default "
 			       "xdp); frags: the XDP\nmulti-buffer program, for jumbo frames.\n");
 		else
-			printf("Usage: dynpf detach IFACE [HOOK]\n\nDetach the running daemon's "
-			       "programs from IFACE (every hook, or HOOK).\n");
+			printf("Usage: dynpf detach IFACE [HOOK]\n"
+			       "       dynpf detach --all [--pin-dir DIR]\n\nDetach the running "
+			       "daemon's programs from IFACE (every hook, or HOOK).\n--all, without a "
+			       "daemon: remove dynpf's XDP programs from every interface\nof this "
+			       "network namespace, its pinned tcx links and maps, and DIR\n(default "
+			       "/sys/fs/bpf/dynpf).\n");
 		return argc >= 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
 	}
 	req = request(attach ? "attach" : "detach");
@@ -524,8 +530,89 @@ int cmd_attach(int argc, char **argv)
 	return attach_detach(argc, argv, true);
 }
 
+/*
+ * dynpf detach --all [--pin-dir DIR]: without a daemon, remove what dynpf
+ * left: its XDP programs on every interface of this network namespace, the
+ * tcx links and maps pinned under DIR, and DIR.
+ */
+static int detach_all_offline(const char *pin_dir)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	int n = 0, bad = 0;
+	DIR *d;
+
+	for (i = ifs; i && i->if_index; i++) {
+		struct bpf_prog_info info = {};
+		__u32 id = 0, len = sizeof(info);
+		int fd;
+
+		if (bpf_xdp_query_id(i->if_index, 0, &id) || !id)
+			continue;
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "dynpf_", 6)) {
+			LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
+
+			if (bpf_xdp_detach(i->if_index, 0, &o)) {
+				p_err("%s: cannot detach the XDP program %u", i->if_name, id);
+				bad++;
+			} else {
+				printf("%s: XDP program %s (id %u) detached\n", i->if_name, info.name, id);
+				n++;
+			}
+		}
+		close(fd);
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	d = opendir(pin_dir);
+	if (d) {
+		struct dirent *de;
+		char path[PATH_MAX];
+
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
+			if (!strncmp(de->d_name, "link_", 5)) {
+				int fd = bpf_obj_get(path);
+
+				if (fd >= 0) {
+					bpf_link_detach(fd);
+					close(fd);
+				}
+				printf("%s: link detached\n", path);
+				n++;
+			}
+			if (unlink(path)) {
+				p_err("%s: %s", path, strerror(errno));
+				bad++;
+			}
+		}
+		closedir(d);
+		if (rmdir(pin_dir) && errno != ENOENT) {
+			p_err("%s: %s", pin_dir, strerror(errno));
+			bad++;
+		}
+	}
+	printf("%d attachment%s removed, pins under %s gone\n", n, n == 1 ? "" : "s", pin_dir);
+	return bad ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+}
+
 int cmd_detach(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--all")) {
+		const char *pin_dir = "/sys/fs/bpf/dynpf";
+
+		if (argc == 4 && !strcmp(argv[2], "--pin-dir"))
+			pin_dir = argv[3];
+		else if (argc != 2) {
+			p_err("detach --all: expected [--pin-dir DIR]");
+			return DYNPF_EXIT_USAGE;
+		}
+		return detach_all_offline(pin_dir);
+	}
 	return attach_detach(argc, argv, false);
 }
 

@@ -228,5 +228,18 @@ check "the daemon's programs are unloaded (ids: ${progs:-none found})" sh -c \
 	'[ -n "$1" ] && for id in $1; do ! bpftool prog show id "$id" >/dev/null 2>&1 || exit 1; done' \
 	sh "$progs"
 
+# A daemon killed with everything attached: detach --all, without a daemon,
+# removes it (nsenter: the netns only, bpffs stays visible).
+conf false
+check "start once more" start
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+check "detach --all without a daemon" nsenter --net="/run/netns/$NS" "$DYNPF" detach --all \
+	--pin-dir "$PIN"
+check "then no XDP program" sh -c '! ip -n "$1" link show vb | grep -q prog/xdp' sh "$NS"
+check "then no tc program" sh -c '[ -z "$(ip netns exec "$1" bpftool net show dev vb | grep -i dynpf)" ]' sh "$NS"
+check "then no pins" test ! -e "$PIN"
+
 echo "daemon_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]
