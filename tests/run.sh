@@ -46,26 +46,28 @@ t_err() {
 	fi
 }
 
-# A C test program that prints "NAME: N passed, N failed": its counts are
-# added to ours, with the last lines of its log if anything failed.
+# A test program that prints "NAME: N passed, N failed" last: its counts
+# are added to ours, with its failures and the end of its log.
+# unit TITLE NAME COMMAND...
 unit() {
-	local title=$1 bin=$2 log="$OUT/unit-$2.log" up uf
+	local title=$1 name=$2 log="$OUT/unit-$2.log" up uf
+	shift 2
 	echo "== $title"
-	"$BUILD/$bin" >"$log" 2>&1 || :
-	read -r up uf < <(sed -n "s/^$bin: \\([0-9]*\\) passed, \\([0-9]*\\) failed\$/\\1 \\2/p" "$log")
+	"$@" >"$log" 2>&1 || :
+	read -r up uf < <(sed -n "s/^$name: \\([0-9]*\\) passed, \\([0-9]*\\) failed\$/\\1 \\2/p" "$log")
 	if [ -n "${up:-}" ]; then
 		pass=$((pass + up))
 		fail=$((fail + uf))
-		echo "ok    $up assertions passed, $uf failed"
+		echo "ok    $up checks passed, $uf failed"
 		[ "$uf" = 0 ] || sed 's/^/      | /' "$log" | tail -25
 	else
-		ko "$bin did not report" "$log"
+		ko "$name did not report" "$log"
 	fi
 }
 
-unit "unit tests of the native parsers" test_parsers
-unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl
-unit "unit tests of the rule language" test_rules
+unit "unit tests of the native parsers" test_parsers "$BUILD/test_parsers"
+unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl "$BUILD/test_ctrl"
+unit "unit tests of the rule language" test_rules "$BUILD/test_rules"
 
 echo "== bash completion"
 t "completion offers every command of dynpf help" bash -c '
@@ -98,19 +100,8 @@ t_err "config: out of range" 2 "max_rules: 0 is out of range" \
 t_err "the CLI without a daemon says so" 2 "is \`dynpf daemon\` running?" \
 	env DYNPF_SOCKET="$OUT/none.sock" "$DYNPF" status
 
-echo "== the daemon on a veth pair in a network namespace (tests/daemon_test.sh)"
-tests/daemon_test.sh "$DYNPF" "$OUT" >"$OUT/daemon_test.log" 2>&1 || :
-read -r dp df < <(sed -n 's/^daemon_test: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
-	"$OUT/daemon_test.log")
-if [ -n "${dp:-}" ]; then
-	pass=$((pass + dp))
-	fail=$((fail + df))
-	grep -E '^(ok|FAIL)  ' "$OUT/daemon_test.log" | grep -v '^ok' || :
-	echo "ok    $dp daemon checks passed, $df failed"
-	[ "$df" = 0 ] || sed 's/^/      | /' "$OUT/daemon_test.log" | tail -25
-else
-	ko "daemon_test did not report" "$OUT/daemon_test.log"
-fi
+unit "the daemon on a veth pair in a network namespace (tests/daemon_test.sh)" daemon_test \
+	tests/daemon_test.sh "$DYNPF" "$OUT"
 
 echo "== dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
