@@ -596,6 +596,7 @@ static int detach_all_offline(const char *pin_dir)
 			bad++;
 		}
 	}
+	rmdir("/sys/fs/bpf/xdp"); /* libxdp's, when it is empty */
 	printf("%d attachment%s removed, pins under %s gone\n", n, n == 1 ? "" : "s", pin_dir);
 	return bad ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
 }

@@ -342,6 +342,8 @@ static void detach_all(struct daemon *d)
 	if (d->skel)
 		bpf_object__unpin_maps(d->skel->obj, NULL);
 	rmdir(d->cfg.pin_dir);
+	/* libxdp's own directory, if it made it and nobody else uses it. */
+	rmdir("/sys/fs/bpf/xdp");
 }
 
 /* ---- rules ----------------------------------------------------------------- */

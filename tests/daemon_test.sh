@@ -223,6 +223,7 @@ dpid=
 check "no XDP program left" sh -c '! ip -n "$1" link show vb | grep -q prog/xdp' sh "$NS"
 check "no tc program left" sh -c '[ -z "$(ip netns exec "$1" bpftool net show dev vb | grep -i dynpf)" ]' sh "$NS"
 check "no pins left" test ! -e "$PIN"
+check "no empty libxdp directory left" sh -c '[ ! -d /sys/fs/bpf/xdp ] || [ -n "$(ls -A /sys/fs/bpf/xdp)" ]'
 check "no socket left" test ! -e "$SOCK"
 check "the daemon's programs are unloaded (ids: ${progs:-none found})" sh -c \
 	'[ -n "$1" ] && for id in $1; do ! bpftool prog show id "$id" >/dev/null 2>&1 || exit 1; done' \
