@@ -113,16 +113,6 @@ static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const str
 	bpf_ringbuf_submit_dynptr(&ev, 0);
 }
 
-/* ARP, and ICMPv6 neighbour and router discovery (types 133-137). */
-static __always_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p,
-					   const struct dynpf_cls_view *v)
-{
-	if (p->st[0].l2.ethertype == DYNPF_ETH_P_ARP)
-		return 1;
-	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
-	       p->st[0].l4.icmp_type <= 137;
-}
-
 /* Per stack, the fields the inline pre-check of a chain entry reads. */
 struct dynpf_quick {
 	__u16 sport;

@@ -192,10 +192,4 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 side, __u32 t)
 	return bpf_map_lookup_elem(&dynpf_tuples, &k);
 }
 
-/* (prio, id) order: is rule a before rule b? */
-static __always_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b)
-{
-	return prio_a < prio_b || (prio_a == prio_b && id_a < id_b);
-}
-
 #endif /* DYNPF_BPF_RULES_H */

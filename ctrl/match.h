@@ -473,6 +473,22 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 	return 1;
 }
 
+/* ARP, and ICMPv6 neighbour and router discovery (types 133-137): what
+ * `set pass-arp-nd on` lets through before any rule. */
+dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
+{
+	if (p->st[0].l2.ethertype == DYNPF_ETH_P_ARP)
+		return 1;
+	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
+	       p->st[0].l4.icmp_type <= 137;
+}
+
+/* Rule order, (prio, id): is rule a before rule b? */
+dynpf_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b)
+{
+	return prio_a < prio_b || (prio_a == prio_b && id_a < id_b);
+}
+
 dynpf_inline int dynpf_act_terminal(__u32 action)
 {
 	switch (action) {

@@ -16,15 +16,7 @@
 
 static int before(const struct dynpf_rule *a, const struct dynpf_rule *b)
 {
-	return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
-}
-
-static int is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
-{
-	if (p->st[0].l2.ethertype == 0x0806)
-		return 1;
-	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
-	       p->st[0].l4.icmp_type <= 137;
+	return dynpf_before(a->prio, a->id, b->prio, b->id);
 }
 
 void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
@@ -42,7 +34,7 @@ void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pk
 	if ((rs->set_seen & (1u << DYNPF_SET_PASS_ARP_ND)) && !rs->set[DYNPF_SET_PASS_ARP_ND])
 		arp_nd_rules = true;
 	dynpf_cls_view_init(&view, p);
-	if (!arp_nd_rules && is_arp_nd(p, &view)) {
+	if (!arp_nd_rules && dynpf_is_arp_nd(p, &view)) {
 		v->action = DYNPF_ACT_PASS;
 		return;
 	}

@@ -173,53 +173,6 @@ static uint64_t rule_packets(uint32_t id)
 	return sum;
 }
 
-/* ---- the reference classifier --------------------------------------------- */
-
-static int before(const struct dynpf_rule *a, const struct dynpf_rule *b)
-{
-	return a->prio < b->prio || (a->prio == b->prio && a->id < b->id);
-}
-
-/* Every rule in (prio, id) order: the first terminal match decides. */
-static struct dynpf_verdict ref_classify(const struct dynpf_rule *rules, int n,
-					 const struct dynpf_pkt *p)
-{
-	struct dynpf_verdict v = { .action = DYNPF_ACT_PASS };
-	struct dynpf_cls_view view;
-	const struct dynpf_rule *best = NULL;
-
-	dynpf_cls_view_init(&view, p);
-	for (int i = 0; i < n; i++)
-		if (dynpf_act_terminal(rules[i].action) && dynpf_rule_match(&rules[i], p, &view) &&
-		    (!best || before(&rules[i], best)))
-			best = &rules[i];
-	for (;;) {
-		/* Non-terminal matches before best, in order. */
-		const struct dynpf_rule *next = NULL;
-
-		for (int i = 0; i < n; i++) {
-			const struct dynpf_rule *r = &rules[i];
-			int seen = 0;
-
-			if (dynpf_act_terminal(r->action) || (best && !before(r, best)) ||
-			    !dynpf_rule_match(r, p, &view))
-				continue;
-			for (int k = 0; k < v.nmatch; k++)
-				seen |= v.match[k] == r->id;
-			if (!seen && (!next || before(r, next)))
-				next = r;
-		}
-		if (!next || v.nmatch == 6)
-			break;
-		v.match[v.nmatch++] = next->id;
-	}
-	if (best) {
-		v.rule = best->id;
-		v.action = best->action;
-	}
-	return v;
-}
-
 /* ---- tests ----------------------------------------------------------------- */
 
 static void test_empty(void)
@@ -740,7 +693,12 @@ static void test_differential(void)
 			    19 + rand_r(&seed) % 7, (uint8_t[]){ 0x02, 0x12, 0x10 }[k % 3]);
 			if (run(&p, &v, &parsed))
 				continue;
-			w = ref_classify(rules, n, &parsed);
+			{
+				/* The reference: loader/classify.c, every rule in order. */
+				struct dynpf_ruleset rs = { .rules = rules, .n = n };
+
+				dynpf_classify_native(&rs, &parsed, &w);
+			}
 			total++;
 			if (v.rule == w.rule && v.action == w.action && v.nmatch == w.nmatch &&
 			    !memcmp(v.match, w.match, sizeof(v.match[0]) * v.nmatch)) {
