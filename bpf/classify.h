@@ -131,7 +131,7 @@ struct dynpf_quick {
 struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
-	struct dynpf_tss_key hk;
+	__u64 hash;      /* of the masked key of the tuple being walked */
 	struct dynpf_cls_view view;
 	__u32 side;
 	__u32 best;      /* the best terminal rule so far, 0: none */
@@ -235,6 +235,8 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 	*ep = e;
 	if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
 		return 0;
+	if (e->hash != cs->hash)
+		return 1; /* another key in the bucket */
 	if (!dynpf_quick_reject(&e->r, cs) && dynpf_rule_match_g(&e->r, p, &cs->view)) {
 		if (e->terminal) {
 			cs->best = id;
@@ -343,6 +345,26 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 	return 0;
 }
 
+/* The candidate tuples of a packet: per stack, by family and protocol. */
+static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cls_view *v)
+{
+	struct dynpf_tuple_sel *sel;
+	__u64 cand = 0, m;
+	__u32 s, f;
+
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &side);
+	if (!sel)
+		return 0;
+	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
+		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
+		m = sel->fam[s][f];
+		if (f)
+			m &= sel->proto[s][v->s[s].proto];
+		cand |= m;
+	}
+	return cand;
+}
+
 /*
  * Classify the packet p with the active rule set: fills out and returns the
  * terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). A global subprogram,
@@ -353,7 +375,8 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
 	struct dynpf_state *st;
-	__u32 side, hi, i, zero = 0;
+	__u32 side, hi, i, n, zero = 0;
+	__u64 cand;
 	__u8 action;
 
 	if (!p || !out)
@@ -389,30 +412,29 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	dynpf_pkt_key(&cs->keys[1], p, &cs->view, 1);
 	dynpf_quick_init(cs, p);
 
-	/* A plain bounded loop: no iterator kfunc call per tuple. */
-	for (i = 0; i < DYNPF_MAX_TUPLES; i++) {
-		struct dynpf_bloom *bl;
+	/*
+	 * The tuples that can hold a rule for this packet (rules.h, "Tuple
+	 * selection"), walked in slot order; a plain bounded loop, no
+	 * iterator kfunc call per tuple.
+	 */
+	cand = dynpf_tuple_cands(side, &cs->view);
+	for (n = 0; n < DYNPF_MAX_TUPLES && cand; n++) {
 		struct dynpf_tuple *tu;
 		struct dynpf_key mk;
-		__u32 *head, bit;
+		__u32 *head;
 
-		if (i >= hi)
-			break;
+		i = __builtin_ctzll(cand);
+		cand &= cand - 1;
 		tu = dynpf_tuple(side, i);
-		bl = dynpf_bloom(side, i);
-		if (!tu || !bl || !tu->used || tu->min_prio > cs->best_prio)
+		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
 			continue;
-		/* The tuple's stack is kept in its mask's pad byte. */
+		/* The tuple's stack is kept in its mask's pad byte; its slot
+		 * goes in the key's (dynpf_key_hash). */
 		dynpf_key_and(&mk, &cs->keys[tu->mask.pad & 1], &tu->mask);
-		mk.pad = 0;
-		cs->hk.hash = dynpf_key_hash(&mk);
-		bit = dynpf_bloom_bit(cs->hk.hash);
-		if (!(bl->w[(bit / 64) & (DYNPF_BLOOM_WORDS - 1)] & (1ull << (bit % 64))))
-			continue;
-		cs->hk.slot = side * DYNPF_MAX_TUPLES + i;
-		cs->hk.pad = 0;
-		head = bpf_map_lookup_elem(&dynpf_tss, &cs->hk);
-		if (head)
+		mk.pad = i;
+		cs->hash = dynpf_key_hash(&mk);
+		head = dynpf_head(side, cs->hash);
+		if (head && *head)
 			dynpf_chain(cs, p, *head);
 	}
 	if (cs->nc && dynpf_nonterm(cs, p, out) == DYNPF_ACT_DROP)

@@ -101,15 +101,13 @@ struct {
 struct dynpf_ctrl_tmp {
 	struct dynpf_key k;
 	struct dynpf_key mask;
-	struct dynpf_tss_key hk;
 };
 #define DYNPF_TMP_ADD 0
-#define DYNPF_TMP_UNLINK 1
-#define DYNPF_TMP_BUDGET 2
+#define DYNPF_TMP_BUDGET 1
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 3);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct dynpf_ctrl_tmp);
 } dynpf_ctrl_tmp SEC(".maps");
@@ -162,7 +160,6 @@ DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
 {
 	struct dynpf_state *st = dynpf_state_get();
-	struct dynpf_bloom *bl;
 	struct dynpf_tuple *tu;
 	int free = -1;
 	__u32 t;
@@ -188,13 +185,6 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	tu->mask = *mask;
 	tu->nrules = 0;
 	tu->min_prio = 0xffffffff;
-	bl = dynpf_bloom(side, free);
-	if (bl) {
-		__u32 w;
-
-		bpf_for(w, 0, DYNPF_BLOOM_WORDS)
-			bl->w[w & (DYNPF_BLOOM_WORDS - 1)] = 0;
-	}
 	tu->used = 1;
 	st->ntuples[side & 1]++;
 	if ((__u32)free >= st->tuples_hi[side & 1])
@@ -202,26 +192,68 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	return free;
 }
 
+/* Tuple t's bit in one entry of a selection table: set if n rules can match. */
+static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
+{
+	if (n)
+		*w |= 1ull << (t & (DYNPF_MAX_TUPLES - 1));
+	else
+		*w &= ~(1ull << (t & (DYNPF_MAX_TUPLES - 1)));
+}
+
+/*
+ * Count rule r in or out (delta 1 or -1) of tuple t's selection counts, and
+ * update the tuple's bits in the side's dynpf_tuple_sel where a count
+ * crossed zero. Only the inactive side is changed, like the chains.
+ */
+static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_rule *r,
+				       int delta)
+{
+	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
+	struct dynpf_tuple_cnt *c = bpf_map_lookup_elem(&dynpf_tuple_cnt, &k);
+	__u32 s = r->m.stack & (DYNPF_MAX_STACKS - 1), f = 0, p = DYNPF_SEL_ANY, q;
+	struct dynpf_tuple_sel *sel;
+	int fz, pz;
+
+	k = side & 1;
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
+	if (!c || !sel)
+		return;
+	if (r->m.fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST))
+		f = r->m.family == 6 ? 2 : 1;
+	if (r->m.fields & DYNPF_M_PROTO)
+		p = r->m.proto;
+	fz = !c->fam[f];
+	pz = !c->proto[p & 511];
+	c->fam[f] += delta;
+	c->proto[p & 511] += delta;
+	if (fz != !c->fam[f]) {
+		dynpf_sel_bit(&sel->fam[s][0], t, c->fam[0]);
+		dynpf_sel_bit(&sel->fam[s][1], t, c->fam[0] + c->fam[1]);
+		dynpf_sel_bit(&sel->fam[s][2], t, c->fam[0] + c->fam[2]);
+	}
+	if (pz == !c->proto[p & 511])
+		return;
+	if (p != DYNPF_SEL_ANY) {
+		dynpf_sel_bit(&sel->proto[s][p & 255], t, c->proto[DYNPF_SEL_ANY] + c->proto[p & 255]);
+		return;
+	}
+	bpf_for(q, 0, 256)
+		dynpf_sel_bit(&sel->proto[s][q & 255], t, c->proto[DYNPF_SEL_ANY] + c->proto[q & 255]);
+}
+
 static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent *e)
 {
-	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_UNLINK);
 	struct dynpf_state *st = dynpf_state_get();
 	struct dynpf_tuple *tu;
 	__u32 *head, prev, j;
 
-	if (!st || !tmp)
+	if (!st)
 		return;
-	dynpf_rule_tuple_key(&e->r, &tmp->k, &tmp->mask);
-	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
-	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + e->tuple;
-	tmp->hk.hash = dynpf_key_hash(&tmp->k);
-	head = bpf_map_lookup_elem(&dynpf_tss, &tmp->hk);
+	head = dynpf_head(side, e->hash);
 	if (head) {
 		if (*head == id) {
-			if (e->next)
-				*head = e->next;
-			else
-				bpf_map_delete_elem(&dynpf_tss, &tmp->hk);
+			*head = e->next;
 		} else {
 			prev = *head;
 			bpf_for(j, 0, DYNPF_MAX_RULES) {
@@ -239,6 +271,7 @@ static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent 
 			}
 		}
 	}
+	dynpf_sel_count(side, e->tuple, &e->r, -1);
 	tu = dynpf_tuple(side, e->tuple);
 	if (tu && tu->nrules && !--tu->nrules) {
 		tu->used = 0;
@@ -304,16 +337,18 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 	tu = dynpf_tuple(side, t);
 	if (!tu)
 		return;
-	__builtin_memset(&tmp->hk, 0, sizeof(tmp->hk));
-	tmp->hk.slot = (side & 1) * DYNPF_MAX_TUPLES + t;
-	tmp->hk.hash = dynpf_key_hash(&tmp->k);
+	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
+	tmp->k.pad = t;
+	e->hash = dynpf_key_hash(&tmp->k);
+	head = dynpf_head(side, e->hash);
+	if (!head)
+		return;
 	e->r = *r;
 	e->tuple = t;
 	e->terminal = dynpf_act_terminal(r->action);
 	e->valid = 1;
 	e->next = 0;
-	head = bpf_map_lookup_elem(&dynpf_tss, &tmp->hk);
-	cur = head ? *head : 0;
+	cur = *head;
 	/* Keep the chain in (prio, id) order. */
 	bpf_for(j, 0, DYNPF_MAX_RULES) {
 		struct dynpf_rule_ent *ce;
@@ -333,18 +368,12 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 		if (pe)
 			pe->next = id;
 	} else {
-		bpf_map_update_elem(&dynpf_tss, &tmp->hk, &id, BPF_ANY);
+		*head = id;
 	}
 	tu->nrules++;
+	dynpf_sel_count(side, t, r, 1);
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
-	{
-		struct dynpf_bloom *bl = dynpf_bloom(side, t);
-		__u32 bit = dynpf_bloom_bit(tmp->hk.hash);
-
-		if (bl)
-			bl->w[(bit / 64) & (DYNPF_BLOOM_WORDS - 1)] |= 1ull << (bit % 64);
-	}
 	st->nrules[side & 1]++;
 }
 

@@ -38,21 +38,6 @@ struct dynpf_op {
 };
 
 
-/*
- * A tuple's Bloom filter of the masked keys it holds (dynpf_blooms, one per
- * tuple slot): one bit per key, set when a rule is added, cleared when the
- * tuple is given out again (a deleted rule's bit stays: a false positive
- * costs the hash lookup it would have saved, nothing else). A packet looks
- * a tuple up in dynpf_tss only if its bit is set, so most tuples of a large
- * rule set cost a few arithmetic operations, not a hash map lookup. 65536
- * bits: under 1% false positives with 500 keys a tuple, 7% with 5,000.
- */
-#define DYNPF_BLOOM_SHIFT 16
-#define DYNPF_BLOOM_WORDS ((1u << DYNPF_BLOOM_SHIFT) / 64)
-struct dynpf_bloom {
-	__u64 w[DYNPF_BLOOM_WORDS];
-};
-
 struct dynpf_tuple {
 	struct dynpf_key mask;
 	__u32 nrules;
@@ -62,10 +47,36 @@ struct dynpf_tuple {
 };
 
 /*
- * A 64-bit hash of a masked key: the key of dynpf_tss (16 bytes to hash
- * instead of 56), and its top bits the key's bit in the Bloom filter. Two
- * keys with one hash share a chain: harmless, every candidate is checked
- * whole by dynpf_rule_match().
+ * Tuple selection: which tuples can hold a rule for a packet, known from
+ * each stack's family and protocol before any key is masked or hashed. A
+ * rule set mixing IPv4 and IPv6, TCP, UDP and ICMP rules has tuples that
+ * no one packet can match: a TCP/IPv4 packet skips the IPv6 and the UDP
+ * tuples for the price of two loads, instead of a key and hash each.
+ *
+ * Per side and tuple, dynpf_tuple_cnt counts its rules by family test and
+ * by protocol test; per side, dynpf_tuple_sel holds the tuple bits they
+ * make, kept up to date as rules are linked and unlinked. A bit is set
+ * when some rule of the tuple could match (a superset: the rule's own
+ * test decides), so a packet's candidates are, per stack,
+ * fam[stack][family] & proto[stack][protocol] (no IP header: fam[.][0]).
+ */
+#define DYNPF_SEL_ANY 256 /* dynpf_tuple_cnt.proto: rules without a protocol test */
+struct dynpf_tuple_cnt {
+	__u32 fam[3];    /* rules without a family test, of IPv4, of IPv6 */
+	__u32 proto[DYNPF_SEL_ANY + 1];
+};
+
+struct dynpf_tuple_sel {
+	__u64 fam[DYNPF_MAX_STACKS][3];  /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
+	__u64 proto[DYNPF_MAX_STACKS][256];
+};
+
+/*
+ * A 64-bit hash of a masked key whose pad byte holds its tuple's slot, so
+ * that equal masked keys of two tuples differ. Its low bits pick the key's
+ * bucket in dynpf_heads; the whole of it is kept in the rule entries, which
+ * a walk compares first. Two keys with one hash share their entries' hash:
+ * harmless, every candidate is checked whole by dynpf_rule_match().
  */
 static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
 {
@@ -78,14 +89,6 @@ static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
 	x = (x ^ k->w[5]) * 0x94d049bb133111ebull;
 	return x ^ (x >> 31);
 }
-
-#define dynpf_bloom_bit(h) ((__u32)((h) >> (64 - DYNPF_BLOOM_SHIFT)))
-
-struct dynpf_tss_key {
-	__u32 slot;  /* side * DYNPF_MAX_TUPLES + tuple */
-	__u32 pad;
-	__u64 hash;  /* dynpf_key_hash() of the masked key */
-};
 
 /* Per rule id, during a transaction: what the staged ops did to it. */
 #define DYNPF_IDS_ADDED 1
@@ -112,6 +115,8 @@ struct dynpf_bucket {
  */
 const volatile __u32 dynpf_cfg_max_rules = DYNPF_MAX_RULES;
 const volatile __u32 dynpf_cfg_max_ops = DYNPF_MAX_TXN_OPS;
+/* Buckets of dynpf_heads per side, a power of 2 >= 2 * dynpf_cfg_max_rules. */
+const volatile __u32 dynpf_cfg_buckets = 2 * DYNPF_MAX_RULES;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -138,23 +143,37 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
 	__type(key, __u32);
-	__type(value, struct dynpf_bloom);
-} dynpf_blooms SEC(".maps");
-
-static __always_inline struct dynpf_bloom *dynpf_bloom(__u32 side, __u32 t)
-{
-	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
-
-	return bpf_map_lookup_elem(&dynpf_blooms, &k);
-}
+	__type(value, struct dynpf_tuple_cnt);
+} dynpf_tuple_cnt SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 2 * DYNPF_MAX_RULES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct dynpf_tss_key);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct dynpf_tuple_sel);
+} dynpf_tuple_sel SEC(".maps");
+
+/*
+ * The buckets of the rules' masked keys: per side, dynpf_cfg_buckets heads
+ * of chains threaded through dynpf_rules (dynpf_rule_ent.next), each in
+ * (prio, id) order. A bucket holds the rules of every key whose hash falls
+ * in it, of any tuple: at most half the buckets are used, so a packet's key
+ * finds an empty bucket (one load) or mostly its own rules. An array, not a
+ * hash map: a lookup is an inlined load, not a call hashing the key again.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * 2 * DYNPF_MAX_RULES);
+	__type(key, __u32);
 	__type(value, __u32);
-} dynpf_tss SEC(".maps");
+} dynpf_heads SEC(".maps");
+
+static __always_inline __u32 *dynpf_head(__u32 side, __u64 hash)
+{
+	__u32 k = (side & 1) * dynpf_cfg_buckets + ((__u32)hash & (dynpf_cfg_buckets - 1));
+
+	return bpf_map_lookup_elem(&dynpf_heads, &k);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -372,11 +372,12 @@ struct dynpf_state {
 
 struct dynpf_rule_ent {
 	struct dynpf_rule r;
-	__u32 next;  /* the next rule id in the chain, 0 at the end */
+	__u32 next;  /* the next rule id in the bucket's chain, 0 at the end */
 	__u8 valid;
 	__u8 tuple;
 	__u8 terminal;
 	__u8 pad;
+	__u64 hash;  /* of the masked key and tuple: its bucket, compared first */
 };
 
 #ifdef __cplusplus
@@ -398,7 +399,7 @@ DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
-DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 192);
+DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 200);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 
 #endif /* DYNPF_CTRL_H */
