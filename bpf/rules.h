@@ -78,16 +78,24 @@ struct dynpf_tuple_sel {
  * a walk compares first. Two keys with one hash share their entries' hash:
  * harmless, every candidate is checked whole by dynpf_rule_match().
  */
+static __always_inline __u64 dynpf_hash_round(__u64 x, __u64 w, __u64 c)
+{
+	x = (x ^ w) * c;
+	return x ^ (x >> 32); /* a product's low bits see only low bits: fold */
+}
+
 static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
 {
-	__u64 x = k->w[0] * 0x9e3779b97f4a7c15ull;
+	__u64 x = 0;
 
-	x = (x ^ k->w[1]) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ k->w[2]) * 0x94d049bb133111ebull;
-	x = (x ^ k->w[3]) * 0x9e3779b97f4a7c15ull;
-	x = (x ^ k->w[4]) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ k->w[5]) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	x = dynpf_hash_round(x, k->w[0], 0x9e3779b97f4a7c15ull);
+	x = dynpf_hash_round(x, k->w[1], 0xbf58476d1ce4e5b9ull);
+	x = dynpf_hash_round(x, k->w[2], 0x94d049bb133111ebull);
+	x = dynpf_hash_round(x, k->w[3], 0x9e3779b97f4a7c15ull);
+	x = dynpf_hash_round(x, k->w[4], 0xbf58476d1ce4e5b9ull);
+	x = dynpf_hash_round(x, k->w[5], 0x94d049bb133111ebull);
+	x *= 0xff51afd7ed558ccdull;
+	return x ^ (x >> 33);
 }
 
 /* Per rule id, during a transaction: what the staged ops did to it. */

@@ -28,7 +28,7 @@
  * Updates. Transactions of 1, 64 and 4096 rule adds through the ring, each
  * flushed (drained, applied to both sides of the rule set, acked, one RCU
  * grace period), for at least BENCH_UPD_MS wall-clock per run: updates per
- * second. Beside them the raw map-write floor: the same number of 192-byte
+ * second. Beside them the raw map-write floor: the same number of 200-byte
  * values (the size of a rule entry in dynpf_rules) written into a
  * BPF_MAP_TYPE_ARRAY created here, with bpf_map_update_elem() one by one
  * and with one bpf_map_update_batch() (BPF_MAP_UPDATE_BATCH).
@@ -762,7 +762,7 @@ static int load_step(struct rb_ctx *x, uint32_t prev, struct rb_set *s, double t
 
 /* ---- updates per second ------------------------------------------------------ */
 
-#define FLOOR_VALUE 192 /* sizeof(struct dynpf_rule_ent) in bpf/rules.h */
+#define FLOOR_VALUE ((int)sizeof(struct dynpf_rule_ent))
 
 /* Ring transactions of b adds, for at least BENCH_UPD_MS: updates/s. */
 static int upd_ring(struct rb_ctx *x, uint32_t b, double *rate, double *txn_us)
@@ -1791,7 +1791,7 @@ json_object *bench_rules_json(const struct bench_rules *r)
 	}
 	json_object_object_add(o, "updates", upd);
 	json_object_object_add(o, "map_floor",
-			       json_object_new_string("BPF_MAP_TYPE_ARRAY, 192-byte values"));
+			       json_object_new_string("BPF_MAP_TYPE_ARRAY, values of a rule entry (200 bytes)"));
 	for (size_t i = 0; i < r->neff; i++) {
 		const struct rb_eff *e = &r->eff[i];
 		json_object *j = json_object_new_object();
