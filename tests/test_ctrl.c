@@ -98,6 +98,49 @@ static int run(const struct pkt *p, struct dynpf_verdict *v, struct dynpf_pkt *p
 	return 0;
 }
 
+/* eth / IPv6 / TCP, UDP or ICMPv6 echo; src 2001:db8::S, dst 2001:db8::1:D */
+static void mk6(struct pkt *p, uint8_t proto, uint8_t s, uint8_t d, uint16_t sport,
+		uint16_t dport)
+{
+	uint8_t *b = p->b;
+	uint32_t l4 = proto == 6 ? 20 : 8;
+
+	memset(p, 0, sizeof(*p));
+	memcpy(b, "\x02\0\0\0\0\x02\x02\0\0\0\0\x01\x86\xdd", 14);
+	b[14] = 0x60;
+	b[18] = 0, b[19] = l4;
+	b[20] = proto;
+	b[21] = 64;
+	b[22] = 0x20, b[23] = 0x01, b[24] = 0x0d, b[25] = 0xb8, b[37] = s;
+	b[38] = 0x20, b[39] = 0x01, b[40] = 0x0d, b[41] = 0xb8, b[51] = 1, b[53] = d;
+	if (proto == 58) {
+		b[54] = 128; /* echo request: not neighbour discovery */
+	} else {
+		b[54] = sport >> 8, b[55] = sport & 0xff;
+		b[56] = dport >> 8, b[57] = dport & 0xff;
+		if (proto == 6)
+			b[66] = 0x50, b[67] = 0x02;
+		else
+			b[58] = 0, b[59] = 8;
+	}
+	p->n = 54 + l4;
+}
+
+/* IPv4 in IPv4: mk4's packet behind an outer IPv4 header from 198.18.1.S. */
+static void mk_ipip(struct pkt *p, uint8_t s, const struct pkt *inner)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->b, inner->b, 14);
+	p->b[14] = 0x45;
+	p->b[16] = (inner->n + 6) >> 8, p->b[17] = (inner->n + 6) & 0xff;
+	p->b[22] = 64;
+	p->b[23] = 4;
+	p->b[26] = 198, p->b[27] = 18, p->b[28] = 1, p->b[29] = s;
+	p->b[30] = 198, p->b[31] = 19, p->b[32] = 1, p->b[33] = 1;
+	memcpy(p->b + 34, inner->b + 14, inner->n - 14);
+	p->n = inner->n + 20;
+}
+
 /* ---- rules --------------------------------------------------------------- */
 
 static struct dynpf_rule rule(uint32_t id, uint32_t prio, uint8_t action)
@@ -134,6 +177,20 @@ static void m_src4(struct dynpf_rule *r, uint8_t last, uint8_t plen)
 	r->m.family = 4;
 	r->m.src_plen = plen;
 	for (int i = 0; i < 4; i++)
+		r->m.src[i] = a[i] & mask[i];
+}
+
+static void m_src6(struct dynpf_rule *r, uint8_t last, uint8_t plen)
+{
+	uint8_t a[16] = { 0x20, 0x01, 0x0d, 0xb8 };
+	uint8_t mask[16];
+
+	a[15] = last;
+	dynpf_prefix_mask(mask, plen);
+	r->m.fields |= DYNPF_M_SRC;
+	r->m.family = 6;
+	r->m.src_plen = plen;
+	for (int i = 0; i < 16; i++)
 		r->m.src[i] = a[i] & mask[i];
 }
 
@@ -716,6 +773,107 @@ static void test_differential(void)
 	      "%d of %d packets agree", agree, total);
 }
 
+/*
+ * Tuple selection and buckets under churn: IPv4, IPv6 and tunnelled
+ * packets against rules of either family or none, of TCP, UDP, ICMP or any
+ * protocol, of the outer or the inner stack, where an IPv4 and an IPv6
+ * prefix of one length share a tuple; each transaction deletes some rules
+ * and adds others, so tuples fill, empty and are given out again. The BPF
+ * classifier agrees with the linear reference on every packet.
+ */
+static void test_differential_mixed(void)
+{
+	static struct dynpf_rule live[256];
+	unsigned int seed = 99;
+	int nlive = 0, agree = 0, total = 0;
+	uint32_t next_id = 1;
+
+	if (reopen(4096)) {
+		CHECK("mixed: reopen", 0, "cannot load the programs");
+		return;
+	}
+	for (int set = 0; set < 24; set++) {
+		int ndel = nlive ? rand_r(&seed) % (nlive + 1) : 0, nadd = rand_r(&seed) % 48;
+		uint64_t s;
+
+		dynpf_ctrl_take(&c);
+		dynpf_ctrl_begin(&c, NULL);
+		for (int i = 0; i < ndel; i++) {
+			int k = rand_r(&seed) % nlive;
+
+			dynpf_ctrl_del(&c, live[k].id, NULL);
+			live[k] = live[--nlive];
+		}
+		for (int i = 0; i < nadd && nlive < 256; i++) {
+			static const uint8_t acts[] = { DYNPF_ACT_PASS, DYNPF_ACT_DROP,
+							DYNPF_ACT_COUNT };
+			static const uint8_t protos[] = { 0, 6, 17, 1, 58 };
+			struct dynpf_rule *r = &live[nlive++];
+			uint32_t what = rand_r(&seed), fam = what % 3;
+			uint8_t proto = protos[(what >> 2) % 5];
+
+			*r = rule(next_id++, rand_r(&seed) % 16, acts[rand_r(&seed) % 3]);
+			r->m.stack = (what & 0x20) && !(what & 0x40);
+			if (fam == 1)
+				m_src4(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 30, 32 }[rand_r(&seed) % 3]);
+			else if (fam == 2)
+				m_src6(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 126, 128 }[rand_r(&seed) % 3]);
+			if (proto == 1 && fam == 2)
+				proto = 58;
+			if (proto == 58 && fam == 1)
+				proto = 1;
+			if (proto)
+				m_proto(r, proto);
+			if ((proto == 6 || proto == 17) && (what & 0x80)) {
+				uint16_t lo = 20 + rand_r(&seed) % 3;
+
+				m_dport(r, lo, (what & 0x100) ? lo : lo + 1);
+			}
+			dynpf_ctrl_add(&c, r, NULL);
+		}
+		dynpf_ctrl_commit(&c, &s);
+		dynpf_ctrl_flush(&c);
+		CHECK_EQ("mixed: commit", ack_of(s).a.err, 0);
+		CHECK_EQ("mixed: commit", ack_of(s).nrules, nlive);
+		for (int k = 0; k < 120; k++) {
+			static const uint8_t p4[] = { 6, 17, 1 }, p6[] = { 6, 17, 58 };
+			struct dynpf_ruleset rs = { .rules = live, .n = nlive };
+			struct dynpf_verdict v, w;
+			struct dynpf_pkt parsed;
+			struct pkt p, in;
+			uint16_t dport = 19 + rand_r(&seed) % 5;
+			uint8_t src = rand_r(&seed) % 5;
+
+			switch (k % 3) {
+			case 0:
+				mk4(&p, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				break;
+			case 1:
+				mk6(&p, p6[rand_r(&seed) % 3], src, 1, 1000, dport);
+				break;
+			default:
+				mk4(&in, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				mk_ipip(&p, rand_r(&seed) % 5, &in);
+				break;
+			}
+			if (run(&p, &v, &parsed))
+				continue;
+			dynpf_classify_native(&rs, &parsed, &w);
+			total++;
+			if (v.rule == w.rule && v.action == w.action && v.nmatch == w.nmatch &&
+			    !memcmp(v.match, w.match, sizeof(v.match[0]) * v.nmatch))
+				agree++;
+			else if (total - agree <= 5)
+				printf("mixed: set %d packet %d (kind %d): bpf rule %u action %u "
+				       "nmatch %u, reference rule %u action %u nmatch %u\n",
+				       set, k, k % 3, v.rule, v.action, v.nmatch, w.rule, w.action,
+				       w.nmatch);
+		}
+	}
+	CHECK("mixed: BPF agrees with the reference", agree == total && total > 2500,
+	      "%d of %d packets agree", agree, total);
+}
+
 /* Actions seen from outside: XDP and TC return codes, the skb mark. */
 static void test_actions(void)
 {
@@ -1012,6 +1170,7 @@ int main(void)
 	test_hostile();
 	test_prio_nonterm();
 	test_differential();
+	test_differential_mixed();
 	test_concurrency();
 	test_actions();
 	test_sample();
