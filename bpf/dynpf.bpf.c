@@ -83,7 +83,7 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
 static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *dp, __u32 hook,
-							__u32 ifindex)
+							__u32 ifindex, __u32 vlan_offload)
 {
 	struct dynpf_verdict *v;
 	struct dynpf_cursor c;
@@ -104,6 +104,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	};
 
 	dynpf_cur_init(&c, dp, a, cfg);
+	c.vlan_offload = vlan_offload;
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;
@@ -134,7 +135,7 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 		dynpf_no_dynptr(hook);
 		return XDP_PASS;
 	}
-	v = dynpf_run(&dp, hook, ctx->ingress_ifindex);
+	v = dynpf_run(&dp, hook, ctx->ingress_ifindex, 0);
 	if (!v)
 		return XDP_PASS;
 	switch (v->action) {
@@ -162,14 +163,22 @@ int dynpf_xdp_frags(struct xdp_md *ctx)
 static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 {
 	struct bpf_dynptr dp;
-
 	struct dynpf_verdict *v;
+	__u32 vlan = 0;
 
 	if (bpf_dynptr_from_skb(skb, 0, &dp)) {
 		dynpf_no_dynptr(hook);
 		return DYNPF_TC_NEXT;
 	}
-	v = dynpf_run(&dp, hook, skb->ifindex);
+	/*
+	 * Before TC ingress the kernel moves the outer VLAN tag into the skb
+	 * (skb_vlan_untag(); a NIC with VLAN offload does it in hardware), and
+	 * on egress a tag may still wait there to be inserted: either way it
+	 * is the packet's first tag, though not in its bytes.
+	 */
+	if (skb->vlan_present)
+		vlan = (__u32)dynpf_ntohs((__u16)skb->vlan_proto) << 16 | (skb->vlan_tci & 0xffff);
+	v = dynpf_run(&dp, hook, skb->ifindex, vlan);
 	if (!v)
 		return DYNPF_TC_NEXT;
 	if (v->flags & DYNPF_VF_MARK)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -25,6 +26,7 @@
 #include "cmds.h"
 #include "dynpf/ctrl.h"
 #include "pktfmt.h"
+#include "pcapng.h"
 #include "daemon.h"
 #include "log.h"
 
@@ -621,8 +623,10 @@ int cmd_detach(int argc, char **argv)
 
 struct events_ctx {
 	pcap_dumper_t *dump;
+	struct dynpf_pcapng ng; /* -w FILE.pcapng: with a comment per packet */
 	long left;  /* events still wanted, < 0: no limit */
 	long seen;
+	bool failed;
 };
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -659,10 +663,33 @@ static int on_event(void *ctx, void *data, size_t size)
 		pcap_dump((u_char *)e->dump, &ph, bytes);
 		pcap_dump_flush(e->dump);
 	}
+	if (e->ng.f) {
+		struct timespec ts;
+		char note[160];
+		int err;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		snprintf(note, sizeof(note), "dynpf: rule %u, %s on ifindex %u, parse %s", h->rule,
+			 dynpf_hook_name(h->hook), h->ifindex, dynpf_err_name(p->err));
+		err = dynpf_pcapng_write(&e->ng, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
+					 bytes, h->cap_len, h->pkt_len, note);
+		if (err) {
+			p_err("writing the pcapng file: %s", strerror(-err));
+			e->left = 0;
+			e->failed = true;
+		}
+	}
 	e->seen++;
 	if (e->left > 0)
 		e->left--;
 	return 0;
+}
+
+static bool is_pcapng(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 7 && !strcasecmp(path + n - 7, ".pcapng");
 }
 
 static volatile sig_atomic_t events_stop;
@@ -709,12 +736,15 @@ int cmd_events(int argc, char **argv)
 			dynpf_json = true;
 			break;
 		case 'h':
-			printf("Usage: dynpf events [-w FILE.pcap] [-c COUNT] [--pin-dir DIR]\n\n"
+			printf("Usage: dynpf events [-w FILE.pcap|FILE.pcapng] [-c COUNT] [--pin-dir "
+			       "DIR]\n\n"
 			       "Streams the packets sample rules send (docs/rules.md), with their parse "
 			       "result\nand the rule's id, from the running daemon's event ring (pinned "
-			       "under DIR,\ndefault /sys/fs/bpf/dynpf). -w also writes them to a pcap "
-			       "file (the first\nbytes the rule samples, the original length kept). "
-			       "Ctrl-C stops.\n");
+			       "under DIR,\ndefault /sys/fs/bpf/dynpf). -w also writes them to a file "
+			       "(the first bytes\nthe rule samples, the original length kept): pcap, "
+			       "or pcapng when FILE ends in\n.pcapng, with a comment per packet "
+			       "naming the rule, the hook, the interface\nand the parse result "
+			       "(tshark -e frame.comment). Ctrl-C stops.\n");
 			return DYNPF_EXIT_OK;
 		default:
 			fprintf(stderr, "Try 'dynpf events --help'.\n");
@@ -728,7 +758,15 @@ int cmd_events(int argc, char **argv)
 		      strerror(errno));
 		return DYNPF_EXIT_USAGE;
 	}
-	if (out) {
+	if (out && is_pcapng(out)) {
+		int err = dynpf_pcapng_open(&e.ng, out, 1 /* Ethernet */, DYNPF_SAMPLE_MAX,
+					    "dynpf events", "dynpf");
+
+		if (err) {
+			p_err("%s: %s", out, strerror(-err));
+			goto out;
+		}
+	} else if (out) {
 		dead = pcap_open_dead(1 /* DLT_EN10MB */, 65535);
 		e.dump = dead ? pcap_dump_open(dead, out) : NULL;
 		if (!e.dump) {
@@ -751,9 +789,13 @@ int cmd_events(int argc, char **argv)
 			goto out;
 		}
 	}
-	ret = DYNPF_EXIT_OK;
+	ret = e.failed ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
 out:
 	ring_buffer__free(rb);
+	if (e.ng.f && dynpf_pcapng_close(&e.ng)) {
+		p_err("%s: %s", out, strerror(errno));
+		ret = DYNPF_EXIT_USAGE;
+	}
 	if (e.dump)
 		pcap_dump_close(e.dump);
 	if (dead)

@@ -395,9 +395,10 @@ static void note_diff(void *ctx, const char *path, json_object *want, json_objec
 /*
  * TC ingress got a VLAN-tagged frame without its outer tag: the kernel
  * moves it into skb->vlan_tci before tc (skb_vlan_untag() in
- * __netif_receive_skb_core), and dynpf's tc program parses the packet's
- * bytes only. The record cannot equal the capture's parse; it must equal
- * the native parse of the bytes the program saw.
+ * __netif_receive_skb_core), and dynpf's tc program gives it back to the
+ * parse from there (the tag first, flagged as offloaded). The record cannot
+ * equal the capture's parse (the offsets are those of the bytes the program
+ * saw); it must equal the native parse of those bytes with that tag.
  */
 static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 					    const struct dynpf_pkt *got, char *reason,
@@ -407,6 +408,7 @@ static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 	uint8_t *u = malloc(f->len);
 	char diff[200] = "";
 	struct first_diff d = { diff, sizeof(diff), 0 };
+	uint16_t tpid = f->data[12] << 8 | f->data[13], tci = f->data[14] << 8 | f->data[15];
 	json_object *a, *b;
 
 	if (!np || !u) {
@@ -417,7 +419,7 @@ static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 	}
 	memcpy(u, f->data, 12);
 	memcpy(u + 12, f->data + 12 + VLAN_HLEN, f->len - 12 - VLAN_HLEN);
-	dynpf_parse_native(u, f->len - VLAN_HLEN, np, &live.cfg);
+	dynpf_parse_native_offload(u, f->len - VLAN_HLEN, tpid, tci, np, &live.cfg);
 	a = dynpf_pkt_to_json(np);
 	b = dynpf_pkt_to_json(got);
 	dynpf_json_diff(a, b, 1, note_diff, &d);
@@ -427,17 +429,18 @@ static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 	free(u);
 	if (d.n) {
 		snprintf(reason, reason_len,
-			 "TC ingress got the frame without its outer VLAN tag, and its parse "
-			 "differs from the native parse of those %u bytes: %s",
+			 "TC ingress got the frame's outer VLAN tag in skb->vlan_tci, and its parse "
+			 "differs from the native parse of the %u bytes left with that tag: %s",
 			 f->len - VLAN_HLEN, diff);
 		return DYNPF_RUN_ERROR;
 	}
 	live.untagged++;
 	snprintf(reason, reason_len,
-		 "TC ingress gets no outer VLAN tag (the kernel moves it into skb->vlan_tci: "
-		 "skb_vlan_untag); the parse of the %u bytes left equals the native one",
-		 f->len - VLAN_HLEN);
-	return DYNPF_RUN_SKIPPED;
+		 "the outer VLAN tag %u came in skb->vlan_tci, not in the bytes "
+		 "(skb_vlan_untag): equal to the native parse of the %u bytes left with "
+		 "that tag",
+		 tci & 0xfff, f->len - VLAN_HLEN);
+	return DYNPF_RUN_OWN_CHECK;
 }
 
 static uint64_t now_ms(void)
@@ -564,7 +567,7 @@ static unsigned long live_check_counters(void *ctx, unsigned long parsed,
 			break;
 	if (st.packets != live.records || st.bytes != live.bytes || e < DYNPF_E_MAX ||
 	    st.trace_lost || st.no_dynptr ||
-	    live.records != parsed + live.strays + live.untagged) {
+	    live.records != parsed + live.strays) {
 		p_err("%s counters disagree with the trace ring: %llu packets (records: %lu, "
 		      "of the capture: %lu), %llu bytes (records: %lu), %llu trace records lost, "
 		      "%llu without a dynptr",

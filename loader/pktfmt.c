@@ -133,6 +133,9 @@ static json_object *eth_json(const struct dynpf_l2 *l2)
 		add(v, "vid", jint(l2->vlan_tci[i] & 0xfff));
 		add(v, "pcp", jint(l2->vlan_tci[i] >> 13));
 		add(v, "dei", jint((l2->vlan_tci[i] >> 12) & 1));
+		/* Only where it is so: taken off the bytes, given in the skb. */
+		if (!i && (l2->flags & DYNPF_L2_VLAN_OFFLOAD))
+			add(v, "offloaded", json_object_new_boolean(1));
 		json_object_array_add(vl, v);
 	}
 	add(o, "vlans", vl);

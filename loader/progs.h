@@ -58,7 +58,18 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynp
 int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules);
 void dynpf_progs_close(struct dynpf_progs *pr);
 
-enum dynpf_run_result { DYNPF_RUN_OK = 0, DYNPF_RUN_SKIPPED = 1, DYNPF_RUN_ERROR = -1 };
+/*
+ * OWN_CHECK: parsed, but what the hook got is not the frame (the kernel
+ * changed it on the way); the runner checked the record against the native
+ * parse of what the hook got and says so in the reason. Not comparable with
+ * the capture's parse.
+ */
+enum dynpf_run_result {
+	DYNPF_RUN_OK = 0,
+	DYNPF_RUN_SKIPPED = 1,
+	DYNPF_RUN_OWN_CHECK = 2,
+	DYNPF_RUN_ERROR = -1,
+};
 
 /*
  * Run one packet through the program of hook (DYNPF_HOOK_*) with

@@ -38,6 +38,7 @@ static const struct {
 
 struct hook_stats {
 	unsigned long parsed, skipped, bytes;
+	unsigned long own; /* of parsed: checked as the hook got them (DYNPF_RUN_OWN_CHECK) */
 	unsigned long err[DYNPF_E_MAX];
 };
 
@@ -106,6 +107,8 @@ static void print_record(json_object *rec, const struct dynpf_walk_opts *o)
 	json_object_object_get_ex(rec, "len", &v);
 	printf("%5lld  ", (long long)json_object_get_int64(v));
 	dynpf_pkt_print_text(stdout, rec);
+	if (json_object_object_get_ex(rec, "note", &v))
+		printf("  (%s)", json_object_get_string(v));
 	if (json_object_object_get_ex(rec, "verdict", &v)) {
 		json_object *a, *r;
 
@@ -275,6 +278,8 @@ static json_object *hook_stats_json(const struct hook_stats *hs)
 
 	json_object_object_add(ho, "parsed", json_object_new_int64(hs->parsed));
 	json_object_object_add(ho, "skipped", json_object_new_int64(hs->skipped));
+	if (hs->own)
+		json_object_object_add(ho, "checked_as_received", json_object_new_int64(hs->own));
 	for (int e = 0; e < DYNPF_E_MAX; e++)
 		if (hs->err[e])
 			json_object_object_add(eo, dynpf_err_name(e), json_object_new_int64(hs->err[e]));
@@ -285,6 +290,8 @@ static json_object *hook_stats_json(const struct hook_stats *hs)
 static void print_hook_stats(const char *name, const struct hook_stats *hs)
 {
 	printf("  %-9s %lu parsed, %lu skipped", name, hs->parsed, hs->skipped);
+	if (hs->own)
+		printf(" (%lu of them as the kernel changed them: see their notes)", hs->own);
 	for (int e = 1; e < DYNPF_E_MAX; e++)
 		if (hs->err[e])
 			printf(", %lu %s", hs->err[e], dynpf_err_name(e));
@@ -376,6 +383,14 @@ static void walk_live_packet(const struct dynpf_walk_opts *o, size_t pkt,
 	lt->hs.parsed++;
 	lt->hs.bytes += f->len;
 	lt->hs.err[p->err < DYNPF_E_MAX ? p->err : 0]++;
+	if (r == DYNPF_RUN_OWN_CHECK) {
+		/* Checked by the runner; the capture's parse does not apply. */
+		lt->hs.own++;
+		json_object_object_add(rec, "note", json_object_new_string(reason));
+		print_record(rec, o);
+		json_object_put(rec);
+		return;
+	}
 	if (o->check_native)
 		*native_diffs += native_mismatch(rec, native_rec, &d);
 	if (ref_rec)

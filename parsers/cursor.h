@@ -57,6 +57,8 @@ struct dynpf_cursor {
 	__u8 keep_layer; /* on error: the failing header's fixed part is valid */
 	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
 	__u8 max_stacks;
+	__u32 vlan_offload; /* TPID << 16 | TCI of a tag taken off the front before the
+			     * hook (skb->vlan_proto, skb->vlan_tci); 0: none */
 };
 
 /* n bytes available at off, within the logical end? */

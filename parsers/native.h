@@ -8,4 +8,11 @@
 void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p,
 			const struct dynpf_parse_cfg *cfg);
 
+/*
+ * The same, for bytes whose outer VLAN tag (tpid, tci) the kernel took off
+ * the front, as TC ingress gets them (the tc program reads skb->vlan_*).
+ */
+void dynpf_parse_native_offload(const __u8 *data, __u32 len, __u16 tpid, __u16 tci,
+				struct dynpf_pkt *p, const struct dynpf_parse_cfg *cfg);
+
 #endif

@@ -91,6 +91,18 @@ pkt = Ether(dst="02:00:00:00:00:02") / IP(src="198.18.0.1", dst="198.18.0.2") / 
 sendp([pkt] * n, iface="va")
 EOF
 }
+# COUNT UDP packets with an 802.1Q tag VID from vc to vd.
+send_vlan() {
+	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" <<'EOF' >/dev/null 2>&1
+import sys
+from scapy.all import Ether, Dot1Q, IP, UDP, sendp
+from scapy.config import conf
+conf.verb = 0
+n, vid = int(sys.argv[1]), int(sys.argv[2])
+pkt = Ether(dst="02:00:00:00:00:04") / Dot1Q(vlan=vid) / IP(src="198.18.1.1", dst="198.18.1.2") / UDP(sport=40000, dport=9)
+sendp([pkt] * n, iface="vc")
+EOF
+}
 rule_packets() { # ID
 	"$DYNPF" -j stats | /usr/bin/python3 -c '
 import json, sys
@@ -136,6 +148,18 @@ check "a second XDP attachment is refused" sh -c \
 check "attach to a missing interface is refused" sh -c \
 	'"$1" attach nosuch0 2>&1 | grep -q "no such interface"' sh "$DYNPF"
 check "detach at runtime" "$DYNPF" detach vd
+# TC ingress gets the outer VLAN tag in skb->vlan_tci, not in the bytes:
+# a VLAN rule still sees it.
+check "attach at runtime: tc-ingress" "$DYNPF" attach vd tc-ingress
+"$DYNPF" rule add id 7 prio 1 vlan id 100 drop >/dev/null 2>&1
+"$DYNPF" rule add id 8 prio 2 vlan id 200 count >/dev/null 2>&1
+send_vlan 4 100
+send_vlan 2 200
+want_packets "tc-ingress: a vlan rule matches the offloaded tag" 7 4
+want_packets "tc-ingress: and only its own VLAN" 8 2
+"$DYNPF" rule del 7 >/dev/null 2>&1
+"$DYNPF" rule del 8 >/dev/null 2>&1
+check "detach at runtime: tc-ingress" "$DYNPF" detach vd
 check "nothing left on vd" sh -c \
 	'! ip -n "$1" link show vd | grep -q prog/ && [ -z "$(ip netns exec "$1" bpftool net show dev vd | grep -i dynpf)" ]' \
 	sh "$NS"
@@ -164,6 +188,15 @@ for r in recs:
     assert r["rule"] == 5 and r["cap_len"] == min(64, r["len"]) and r["tcp"]["dport"] == 7777, r' "$OUT/ev.json"
 check "events -w: a pcap tshark reads" sh -c \
 	'[ "$(tshark -r "$1" -Y "tcp.dstport == 7777" 2>/dev/null | wc -l)" = 3 ]' sh "$OUT/ev.pcap"
+# pcapng keeps the rule, hook and parse result per packet as a comment.
+timeout 10 "$DYNPF" events --pin-dir "$PIN" -c 2 -w "$OUT/ev.pcapng" >/dev/null 2>&1 &
+epid=$!
+sleep 0.5
+send 2 tcp 7777
+wait "$epid"
+check "events -w FILE.pcapng: the rule id in each packet's comment" sh -c \
+	'[ "$(tshark -r "$1" -Y "tcp.dstport == 7777" -T fields -e frame.comment 2>/dev/null |
+	     grep -c "^dynpf: rule 5, [a-z-]* on ifindex [0-9]*, parse ok$")" = 2 ]' sh "$OUT/ev.pcapng"
 "$DYNPF" rule del 5 >/dev/null 2>&1
 
 # Malformed requests: an error reply each, and the daemon lives on.

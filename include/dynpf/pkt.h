@@ -146,11 +146,17 @@ struct dynpf_l2 {
 	__u8 src[6];
 	__u16 ethertype; /* after the VLAN tags: the payload's ethertype */
 	__u8 nvlan;      /* VLAN tags parsed (802.1Q and 802.1ad) */
-	__u8 pad;
+	__u8 flags;      /* DYNPF_L2_* */
 	__u16 vlan_tpid[DYNPF_MAX_VLANS]; /* 0x8100 or 0x88a8, outermost first */
 	__u16 vlan_tci[DYNPF_MAX_VLANS];  /* PCP:3 DEI:1 VID:12 */
 };
 DYNPF_ASSERT_SIZE(struct dynpf_l2, 32);
+/*
+ * vlan_tci[0] is a tag that was not in the packet's bytes: the kernel (or a
+ * NIC with VLAN offload) took it off the front into skb->vlan_tci before TC
+ * ingress. The offsets of the layers are those of the bytes the program saw.
+ */
+#define DYNPF_L2_VLAN_OFFLOAD 0x01
 
 struct dynpf_arp {
 	__u16 htype;
