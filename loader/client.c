@@ -27,6 +27,7 @@
 #include "dynpf/ctrl.h"
 #include "pktfmt.h"
 #include "pcapng.h"
+#include "tcattach.h"
 #include "daemon.h"
 #include "log.h"
 
@@ -532,10 +533,38 @@ int cmd_attach(int argc, char **argv)
 	return attach_detach(argc, argv, true);
 }
 
+/* dynpf's cls_bpf filter on one clsact hook, if its program is dynpf's: removed. */
+static int detach_clsact_offline(const char *ifname, int ifindex, bool ingress)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), id;
+	int fd, err;
+
+	if (dynpf_clsact_query(ifindex, ingress, &id) || !id)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return 0;
+	err = bpf_prog_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	if (err || strncmp(info.name, "dynpf_", 6))
+		return 0;
+	err = dynpf_clsact_detach(ifindex, ingress);
+	if (err) {
+		p_err("%s: cannot remove the cls_bpf filter (%s): %s", ifname,
+		      ingress ? "ingress" : "egress", strerror(-err));
+		return -1;
+	}
+	printf("%s: clsact filter %s (id %u) removed from %s\n", ifname, info.name, id,
+	       ingress ? "ingress" : "egress");
+	return 1;
+}
+
 /*
  * dynpf detach --all [--pin-dir DIR]: without a daemon, remove what dynpf
- * left: its XDP programs on every interface of this network namespace, the
- * tcx links and maps pinned under DIR, and DIR.
+ * left: its XDP programs and clsact filters on every interface of this
+ * network namespace (and the clsact qdiscs it made), the tcx links and maps
+ * pinned under DIR, and DIR.
  */
 static int detach_all_offline(const char *pin_dir)
 {
@@ -548,6 +577,12 @@ static int detach_all_offline(const char *pin_dir)
 		__u32 id = 0, len = sizeof(info);
 		int fd;
 
+		for (int ing = 0; ing < 2; ing++) {
+			int r = detach_clsact_offline(i->if_name, i->if_index, ing);
+
+			n += r > 0;
+			bad += r < 0;
+		}
 		if (bpf_xdp_query_id(i->if_index, 0, &id) || !id)
 			continue;
 		fd = bpf_prog_get_fd_by_id(id);
@@ -577,6 +612,18 @@ static int detach_all_offline(const char *pin_dir)
 			if (de->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
+			if (!strncmp(de->d_name, "clsact_", 7)) {
+				/* dynpf made this interface's clsact qdisc. */
+				int ifindex = if_nametoindex(de->d_name + 7);
+
+				if (ifindex && dynpf_clsact_remove_if_empty(ifindex) > 0)
+					printf("%s: clsact qdisc removed\n", de->d_name + 7);
+				if (rmdir(path)) {
+					p_err("%s: %s", path, strerror(errno));
+					bad++;
+				}
+				continue;
+			}
 			if (!strncmp(de->d_name, "link_", 5)) {
 				int fd = bpf_obj_get(path);
 

@@ -160,12 +160,12 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 {
 	static const char *const keys[] = { "pin_dir", "socket", "rules", "max_rules", "parse",
 					    "trace", "detach_on_exit", "socket_group",
-					    "netns", "interfaces", NULL };
+					    "netns", "interfaces", "tc_attach", NULL };
 	static const char *const pkeys[] = { "max_ext", "max_stacks", NULL };
 	struct json_tokener *tok = NULL;
 	json_object *root = NULL, *v;
 	struct cfg_ctx x = { .path = path };
-	char *text = NULL, group[64] = "";
+	char *text = NULL, group[64] = "", tcm[16] = "auto";
 	size_t len = 0;
 	FILE *f;
 	int err = -EINVAL;
@@ -210,8 +210,19 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 	    get_bool(&x, root, "trace", &c->trace) ||
 	    get_bool(&x, root, "detach_on_exit", &c->detach_on_exit) ||
 	    get_str(&x, root, "socket_group", group, sizeof(group)) ||
-	    get_str(&x, root, "netns", c->netns, sizeof(c->netns)))
+	    get_str(&x, root, "netns", c->netns, sizeof(c->netns)) ||
+	    get_str(&x, root, "tc_attach", tcm, sizeof(tcm)))
 		goto out;
+	if (!strcmp(tcm, "auto")) {
+		c->tc_mode = DYNPF_TC_AUTO;
+	} else if (!strcmp(tcm, "tcx")) {
+		c->tc_mode = DYNPF_TC_TCX;
+	} else if (!strcmp(tcm, "clsact")) {
+		c->tc_mode = DYNPF_TC_CLSACT;
+	} else {
+		err = CFG_ERR(&x, "tc_attach", "'%s': expected auto, tcx or clsact", tcm);
+		goto out;
+	}
 	if (strchr(c->netns, '/')) {
 		err = CFG_ERR(&x, "netns", "a name from `ip netns list`, not a path");
 		goto out;

@@ -42,12 +42,14 @@
 #include "log.h"
 #include "progs.h"
 #include "rules_lang.h"
+#include "tcattach.h"
 
 struct attachment {
 	struct dynpf_iface_cfg cfg;
 	int ifindex;
 	struct bpf_link *link; /* tcx */
-	char how[64];          /* how it is attached, for status */
+	bool clsact;           /* TC through clsact and cls_bpf, not tcx */
+	char how[96];          /* how it is attached, for status */
 };
 
 struct daemon {
@@ -250,15 +252,71 @@ static void tc_link_path(const struct daemon *d, const struct attachment *a, cha
 	pin_path(d, name, out, len);
 }
 
-/* TC: a tcx link, pinned; an earlier daemon's pinned link is updated. */
+/*
+ * Marks, in the pin directory, that dynpf made the clsact qdisc of an
+ * interface (bpffs holds directories, not files): whoever detaches dynpf's
+ * last filter from it removes it, if no other filter is left on it.
+ */
+static void clsact_mark_path(struct daemon *d, const char *ifname, char *out, size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "clsact_%s", ifname);
+	pin_path(d, name, out, len);
+}
+
+/* TC through clsact: dynpf's cls_bpf filter, replaced in place if there. */
+static int attach_clsact(struct daemon *d, struct attachment *a, struct bpf_program *prog,
+			 const char *why)
+{
+	bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS, replaced, created;
+	char path[PATH_MAX];
+	int err;
+
+	err = dynpf_clsact_attach(a->ifindex, ingress, bpf_program__fd(prog), &replaced, &created);
+	if (err) {
+		p_err("%s: cannot attach the cls_bpf filter to clsact (%s): %s", a->cfg.name,
+		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+		return err;
+	}
+	if (created) {
+		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
+		if (mkdir(path, 0700) && errno != EEXIST)
+			dlog(LOG_W, "%s: cannot mark the clsact qdisc as dynpf's at %s: %s",
+			     a->cfg.name, path, strerror(errno));
+	}
+	a->clsact = true;
+	snprintf(a->how, sizeof(a->how), "clsact filter %#x prio %#x%s%s", DYNPF_CLSACT_HANDLE,
+		 DYNPF_CLSACT_PRIO, replaced ? ", replaced in place" : "", why);
+	return 0;
+}
+
+/* tcx missing from the kernel: link_create refuses the attach type. */
+static bool no_tcx(int err)
+{
+	return err == -EINVAL || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */;
+}
+
+/*
+ * TC: a tcx link, pinned; an earlier daemon's pinned link is updated. With
+ * tc_attach "clsact", or "auto" on a kernel without tcx (or where an earlier
+ * daemon's clsact filter is still there), a cls_bpf filter on clsact.
+ */
 static int attach_tc(struct daemon *d, struct attachment *a)
 {
 	struct bpf_program *prog = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS
 					   ? d->skel->progs.dynpf_tc_ingress
 					   : d->skel->progs.dynpf_tc_egress;
-	char path[PATH_MAX];
+	bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
+	char path[PATH_MAX], why[96];
+	uint32_t old_id = 0;
 	int err;
 
+	if (d->cfg.tc_mode == DYNPF_TC_CLSACT)
+		return attach_clsact(d, a, prog, "");
+	if (d->cfg.tc_mode == DYNPF_TC_AUTO && !dynpf_clsact_query(a->ifindex, ingress, &old_id) &&
+	    old_id)
+		return attach_clsact(d, a, prog, "");
 	tc_link_path(d, a, path, sizeof(path));
 	a->link = access(path, F_OK) ? NULL : bpf_link__open(path);
 	if (a->link && !libbpf_get_error(a->link)) {
@@ -275,6 +333,12 @@ static int attach_tc(struct daemon *d, struct attachment *a)
 	err = libbpf_get_error(a->link);
 	if (err) {
 		a->link = NULL;
+		if (d->cfg.tc_mode == DYNPF_TC_AUTO && no_tcx(err)) {
+			dlog(LOG_W, "%s: no tcx link (%s): this kernel has no tcx (6.6+); using clsact",
+			     a->cfg.name, strerror(-err));
+			snprintf(why, sizeof(why), " (no tcx: %s)", strerror(-err));
+			return attach_clsact(d, a, prog, why);
+		}
 		p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
 		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
 		return err;
@@ -311,7 +375,7 @@ static int attach_all(struct daemon *d)
 	return 0;
 }
 
-static void detach_one(struct attachment *a)
+static void detach_one(struct daemon *d, struct attachment *a)
 {
 	if (a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC) {
 		int flags = a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? XDP_FLAGS_SKB_MODE
@@ -324,6 +388,27 @@ static void detach_one(struct attachment *a)
 		} else {
 			bpf_xdp_detach(a->ifindex, flags, NULL);
 		}
+	} else if (a->clsact) {
+		bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
+		char path[PATH_MAX];
+		int err = dynpf_clsact_detach(a->ifindex, ingress);
+		uint32_t other = 0;
+
+		if (err && err != -ENOENT)
+			dlog(LOG_W, "%s: cannot remove the cls_bpf filter: %s", a->cfg.name,
+			     strerror(-err));
+		/* The qdisc goes with dynpf's last filter, if dynpf made it
+		 * and nobody else's filter is on it. */
+		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
+		if (!access(path, F_OK) && !dynpf_clsact_query(a->ifindex, !ingress, &other) &&
+		    !other) {
+			err = dynpf_clsact_remove_if_empty(a->ifindex);
+			if (err < 0)
+				dlog(LOG_W, "%s: cannot remove the clsact qdisc: %s", a->cfg.name,
+				     strerror(-err));
+			rmdir(path);
+		}
+		a->clsact = false;
 	} else if (a->link) {
 		bpf_link__unpin(a->link);
 		bpf_link__detach(a->link);
@@ -337,7 +422,7 @@ static void detach_one(struct attachment *a)
 static void detach_all(struct daemon *d)
 {
 	for (int i = 0; i < d->natt; i++)
-		detach_one(&d->att[i]);
+		detach_one(d, &d->att[i]);
 	d->natt = 0;
 	if (d->skel)
 		bpf_object__unpin_maps(d->skel->obj, NULL);
@@ -775,7 +860,7 @@ static json_object *req_detach(struct daemon *d, json_object *req)
 			i++;
 			continue;
 		}
-		detach_one(a);
+		detach_one(d, a);
 		d->att[i] = d->att[--d->natt];
 		n++;
 	}
@@ -1092,7 +1177,7 @@ out_detach:
 	 * restart leaves the last daemon's programs filtering. */
 	if (!d.adopted) {
 		for (int i = 0; i < d.natt; i++)
-			detach_one(&d.att[i]);
+			detach_one(&d, &d.att[i]);
 		d.natt = 0;
 		if (d.skel)
 			bpf_object__unpin_maps(d.skel->obj, NULL);

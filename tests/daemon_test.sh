@@ -60,11 +60,11 @@ cat >"$OUT/dt.rules" <<'EOF'
 id 1 prio 10 tcp dport 22 drop
 id 2 prio 20 udp dport 53 count
 EOF
-conf() { # DETACH
+conf() { # DETACH [TC_ATTACH]
 	cat >"$OUT/dt.conf" <<EOF
 {
 	"pin_dir": "$PIN", "socket": "$SOCK", "rules": "$OUT/dt.rules",
-	"max_rules": 1024, "netns": "$NS", "detach_on_exit": $1,
+	"max_rules": 1024, "netns": "$NS", "detach_on_exit": $1, "tc_attach": "${2:-auto}",
 	"interfaces": [ { "name": "vb", "hook": "xdp" }, { "name": "vb", "hook": "tc-ingress" } ]
 }
 EOF
@@ -274,6 +274,54 @@ check "detach --all without a daemon" nsenter --net="/run/netns/$NS" "$DYNPF" de
 check "then no XDP program" sh -c '! ip -n "$1" link show vb | grep -q prog/xdp' sh "$NS"
 check "then no tc program" sh -c '[ -z "$(ip netns exec "$1" bpftool net show dev vb | grep -i dynpf)" ]' sh "$NS"
 check "then no pins" test ! -e "$PIN"
+
+# The clsact fallback (kernels without tcx), forced: a cls_bpf filter on a
+# clsact qdisc dynpf makes, counting; kept and replaced in place across a
+# kill -9; gone with the qdisc at SIGTERM; and removed by detach --all.
+conf true clsact
+check "clsact: the daemon starts with tc_attach clsact" start
+check "clsact: status says so" sh -c '"$1" status | grep -q "clsact filter 0xd1f prio 0xd1f"' sh "$DYNPF"
+check "clsact: the filter is on vb's ingress, not a tcx link" sh -c \
+	'[ "$(ip netns exec "$1" tc filter show dev vb ingress | grep -c "dynpf_tc_ingres.*direct-action")" = 1 ] &&
+	 ! ip netns exec "$1" bpftool net show dev vb | grep -q "tcx/ingress"' sh "$NS"
+before=$(rule_packets 2)
+send 3 udp 53
+want_packets "clsact: counted at both hooks" 2 $((before + 6))
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+rm -f "$SOCK"
+check "clsact: restart after kill -9" start
+check "clsact: the filter was replaced in place, one filter" sh -c \
+	'"$1" status | grep -q "replaced in place" &&
+	 [ "$(ip netns exec "$2" tc filter show dev vb ingress | grep -c "dynpf_tc_ingres.*direct-action")" = 1 ]' \
+	sh "$DYNPF" "$NS"
+kill -TERM "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+check "clsact: SIGTERM removes the filter and the qdisc dynpf made" sh -c \
+	'! ip netns exec "$1" tc qdisc show dev vb | grep -q clsact' sh "$NS"
+check "clsact: no pins left" test ! -e "$PIN"
+check "clsact: start once more" start
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+check "clsact: detach --all without a daemon" nsenter --net="/run/netns/$NS" "$DYNPF" \
+	detach --all --pin-dir "$PIN"
+check "clsact: then no filter, no qdisc, no pins" sh -c \
+	'! ip netns exec "$1" tc qdisc show dev vb | grep -q clsact && [ ! -e "$2" ]' sh "$NS" "$PIN"
+# A clsact qdisc that was there before dynpf stays, with its other filters.
+ip netns exec "$NS" tc qdisc add dev vb clsact
+ip netns exec "$NS" tc filter add dev vb egress prio 7 bpf bytecode '1,6 0 0 4294967295' classid 1
+check "clsact: start on a clsact qdisc dynpf did not make" start
+kill -TERM "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+check "clsact: SIGTERM leaves that qdisc and its filter, removes dynpf's" sh -c \
+	'ip netns exec "$1" tc qdisc show dev vb | grep -q clsact &&
+	 ip netns exec "$1" tc filter show dev vb egress | grep -q "bytecode" &&
+	 ! ip netns exec "$1" tc filter show dev vb ingress | grep -q dynpf' sh "$NS"
+ip netns exec "$NS" tc qdisc del dev vb clsact
 
 echo "daemon_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]

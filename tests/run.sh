@@ -97,6 +97,9 @@ t_err "config: cut short" 2 "bad4.conf:3: the file ends inside the JSON object" 
 	"$DYNPF" daemon --check-config --config "$OUT/bad4.conf"
 t_err "config: out of range" 2 "max_rules: 0 is out of range" \
 	"$DYNPF" daemon --check-config --config "$OUT/bad5.conf"
+printf '{\n "tc_attach": "tcx-or-so"\n}' >"$OUT/bad6.conf"
+t_err "config: an unknown tc_attach" 2 "bad6.conf:2: tc_attach: 'tcx-or-so': expected auto, tcx or clsact" \
+	"$DYNPF" daemon --check-config --config "$OUT/bad6.conf"
 t_err "the CLI without a daemon says so" 2 "is \`dynpf daemon\` running?" \
 	env DYNPF_SOCKET="$OUT/none.sock" "$DYNPF" status
 
