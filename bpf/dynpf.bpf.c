@@ -40,10 +40,27 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, DYNPF_HOOK_MAX);
+	__uint(max_entries, DYNPF_IF_SLOTS * DYNPF_HOOK_MAX);
 	__type(key, __u32);
 	__type(value, struct dynpf_stats);
 } dynpf_stats SEC(".maps");
+
+/* Per ifindex, its slot of dynpf_stats (0: none given, the shared slot). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_IFSLOT_MAX_IFINDEX);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_ifslots SEC(".maps");
+
+/* The counters of this interface and hook: one inlined array load more. */
+static __always_inline struct dynpf_stats *dynpf_stats_get(__u32 ifindex, __u32 hook)
+{
+	__u32 *slot = bpf_map_lookup_elem(&dynpf_ifslots, &ifindex);
+	__u32 k = dynpf_stats_key(slot ? *slot % DYNPF_IF_SLOTS : 0, hook);
+
+	return bpf_map_lookup_elem(&dynpf_stats, &k);
+}
 
 /* The verdict of the last packet, per CPU (test runs read it). */
 struct {
@@ -59,11 +76,19 @@ struct {
 	__uint(max_entries, 1 << 20);
 } dynpf_trace SEC(".maps");
 
-static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynpf_pkt *p)
+static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynpf_pkt *p,
+					const struct dynpf_verdict *v)
 {
+	__u32 e = p->err & (DYNPF_STATS_ERR_SLOTS - 1), a = v->action;
+
+	if (a >= DYNPF_STATS_ACTS)
+		a = 0;
 	s->packets++;
 	s->bytes += p->pkt_len;
-	s->err[p->err & (DYNPF_STATS_ERR_SLOTS - 1)]++;
+	s->err[e]++;
+	s->err_bytes[e] += p->pkt_len;
+	s->act[a]++;
+	s->act_bytes[a] += p->pkt_len;
 }
 
 static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct dynpf_pkt *p,
@@ -92,7 +117,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	struct dynpf_pkt *p;
 	__u32 zero = 0;
 
-	s = bpf_map_lookup_elem(&dynpf_stats, &hook);
+	s = dynpf_stats_get(ifindex, hook);
 	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
 	a = bpf_map_lookup_elem(&dynpf_area, &zero);
 	v = bpf_map_lookup_elem(&dynpf_verdicts, &zero);
@@ -108,8 +133,8 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;
-	dynpf_count(s, p);
 	dynpf_classify(p, v);
+	dynpf_count(s, p, v);
 	if (v->sample)
 		dynpf_sample(dp, p, v);
 	if (dynpf_trace_on)
@@ -117,9 +142,9 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	return v;
 }
 
-static __always_inline void dynpf_no_dynptr(__u32 hook)
+static __always_inline void dynpf_no_dynptr(__u32 ifindex, __u32 hook)
 {
-	struct dynpf_stats *s = bpf_map_lookup_elem(&dynpf_stats, &hook);
+	struct dynpf_stats *s = dynpf_stats_get(ifindex, hook);
 
 	if (s)
 		s->no_dynptr++;
@@ -132,7 +157,7 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 	struct dynpf_verdict *v;
 
 	if (bpf_dynptr_from_xdp(ctx, 0, &dp)) {
-		dynpf_no_dynptr(hook);
+		dynpf_no_dynptr(ctx->ingress_ifindex, hook);
 		return XDP_PASS;
 	}
 	v = dynpf_run(&dp, hook, ctx->ingress_ifindex, 0);
@@ -167,7 +192,7 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 	__u32 vlan = 0;
 
 	if (bpf_dynptr_from_skb(skb, 0, &dp)) {
-		dynpf_no_dynptr(hook);
+		dynpf_no_dynptr(skb->ifindex, hook);
 		return DYNPF_TC_NEXT;
 	}
 	/*

@@ -276,9 +276,51 @@ static void print_rate(int64_t now, int64_t before, double secs)
 		printf(" %12.0f", (now - before) / secs);
 }
 
+/* The packets of the last reply's attachment (interface and hook): for rates. */
+static int64_t prev_iface(json_object *prev, const char *name, const char *hook)
+{
+	json_object *x = prev ? jget(prev, "interfaces") : NULL;
+
+	for (size_t i = 0; x && i < json_object_array_length(x); i++) {
+		json_object *r = json_object_array_get_idx(x, i);
+
+		if (!strcmp(json_object_get_string(jget(r, "name")), name) &&
+		    !strcmp(json_object_get_string(jget(r, "hook")), hook))
+			return json_object_get_int64(jget(r, "packets"));
+	}
+	return -1;
+}
+
 static void stats_print(json_object *rep, json_object *prev, double secs)
 {
 	json_object *hooks = jget(rep, "hooks"), *rules = jget(rep, "rules");
+	json_object *ifs = jget(rep, "interfaces");
+
+	if (ifs && json_object_array_length(ifs)) {
+		printf("%-15s %-11s %12s %12s %12s %12s %12s %14s  errors\n", "interface", "hook",
+		       "packets", prev ? "packets/s" : "", "pass", "drop", "redirect", "bytes");
+		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+			json_object *r = json_object_array_get_idx(ifs, i), *acts = jget(r, "actions");
+			const char *name = json_object_get_string(jget(r, "name"));
+			const char *hook = json_object_get_string(jget(r, "hook"));
+			int64_t pk = json_object_get_int64(jget(r, "packets"));
+
+			printf("%-15s %-11s %12lld", name, hook, (long long)pk);
+			if (prev)
+				print_rate(pk, prev_iface(prev, name, hook), secs);
+			else
+				printf(" %12s", "");
+			printf(" %12lld %12lld %12lld %14lld ",
+			       (long long)json_object_get_int64(jget(jget(acts, "pass"), "packets")),
+			       (long long)json_object_get_int64(jget(jget(acts, "drop"), "packets")),
+			       (long long)json_object_get_int64(jget(jget(acts, "redirect"), "packets")),
+			       (long long)json_object_get_int64(jget(r, "bytes")));
+			json_object_object_foreach(jget(r, "errors"), e, n)
+				printf(" %s %lld", e, (long long)json_object_get_int64(jget(n, "packets")));
+			printf("\n");
+		}
+		printf("\n");
+	}
 
 	printf("%-11s %12s %14s %12s  errors\n", "hook", "packets", "bytes",
 	       prev ? "packets/s" : "");
@@ -356,9 +398,11 @@ int cmd_stats(int argc, char **argv)
 			break;
 		case 'h':
 			printf("Usage: dynpf stats [--watch [--interval SECONDS] [--count N]]\n\n"
-			       "Packets and bytes per hook and per parse error, and per rule. --watch "
-			       "prints\nthem again every interval (default 1 s) with the rates since "
-			       "the last, until\nCtrl-C (or N times).\n");
+			       "Per attached interface and hook: packets and bytes, per action "
+			       "(pass, drop,\nredirect) and per parse error; per hook, all "
+			       "interfaces; per rule. -j has the\nbytes of each action and error too. "
+			       "--watch prints them again every interval\n(default 1 s) with the "
+			       "rates since the last, until Ctrl-C (or N times).\n");
 			return DYNPF_EXIT_OK;
 		default:
 			fprintf(stderr, "Try 'dynpf stats --help'.\n");

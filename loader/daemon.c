@@ -49,6 +49,7 @@ struct attachment {
 	int ifindex;
 	struct bpf_link *link; /* tcx */
 	bool clsact;           /* TC through clsact and cls_bpf, not tcx */
+	uint32_t slot;         /* its counters' slot (dynpf_ifslots) */
 	char how[96];          /* how it is attached, for status */
 };
 
@@ -352,6 +353,62 @@ static int attach_tc(struct daemon *d, struct attachment *a)
 	return 0;
 }
 
+/* ---- counters per interface ---------------------------------------------- */
+
+/*
+ * The slot of dynpf_stats that counts an interface (dynpf_ifslots[ifindex]):
+ * given out at its first attachment, kept in the pinned map across restarts,
+ * taken back when its last attachment goes. 0, the shared slot, for an
+ * ifindex past the table or when all slots are taken.
+ */
+static uint32_t ifslot_get(struct daemon *d, int ifindex)
+{
+	int fd = bpf_map__fd(d->skel->maps.dynpf_ifslots);
+	int sfd = bpf_map__fd(d->skel->maps.dynpf_stats);
+	bool used[DYNPF_IF_SLOTS] = { true };
+	__u32 k = ifindex, slot = 0, s;
+	int ncpu = libbpf_num_possible_cpus();
+	struct dynpf_stats *zero;
+
+	if (ifindex <= 0 || ifindex >= DYNPF_IFSLOT_MAX_IFINDEX)
+		return 0;
+	if (!bpf_map_lookup_elem(fd, &k, &slot) && slot)
+		return slot % DYNPF_IF_SLOTS;
+	for (__u32 i = 1; i < DYNPF_IFSLOT_MAX_IFINDEX; i++)
+		if (!bpf_map_lookup_elem(fd, &i, &s))
+			used[s % DYNPF_IF_SLOTS] = true;
+	for (slot = 1; slot < DYNPF_IF_SLOTS && used[slot]; slot++)
+		;
+	if (slot == DYNPF_IF_SLOTS || ncpu < 0) {
+		dlog(LOG_W, "ifindex %d: no counter slot left: counted with the others", ifindex);
+		return 0;
+	}
+	/* A slot given out again starts from zero. */
+	zero = calloc(ncpu, sizeof(*zero));
+	if (zero) {
+		for (int h = 0; h < DYNPF_HOOK_MAX; h++) {
+			__u32 key = dynpf_stats_key(slot, h);
+
+			bpf_map_update_elem(sfd, &key, zero, BPF_ANY);
+		}
+		free(zero);
+	}
+	bpf_map_update_elem(fd, &k, &slot, BPF_ANY);
+	return slot;
+}
+
+/* The interface's slot back, if none of its attachments is left. */
+static void ifslot_put(struct daemon *d, int ifindex)
+{
+	__u32 k = ifindex, zero = 0;
+
+	for (int i = 0; i < d->natt; i++)
+		if (d->att[i].ifindex == ifindex)
+			return;
+	if (ifindex > 0 && ifindex < DYNPF_IFSLOT_MAX_IFINDEX)
+		bpf_map_update_elem(bpf_map__fd(d->skel->maps.dynpf_ifslots), &k, &zero, BPF_ANY);
+}
+
 static int attach_all(struct daemon *d)
 {
 	for (int i = 0; i < d->cfg.nifaces; i++) {
@@ -365,6 +422,7 @@ static int attach_all(struct daemon *d)
 			p_err("%s: no such interface (config %s)", a->cfg.name, d->config_path);
 			return -ENODEV;
 		}
+		a->slot = ifslot_get(d, a->ifindex);
 		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
 		if (err)
 			return err;
@@ -700,44 +758,95 @@ static json_object *req_rule_del(struct daemon *d, json_object *req)
 	return o;
 }
 
+static const char *const stats_hook_names[] = { "native", "xdp", "xdp-frags", "tc-ingress",
+						"tc-egress" };
+static const char *const stats_act_names[DYNPF_STATS_ACTS] = { "none", "pass", "drop",
+							      "redirect" };
+
+/* {"packets", "bytes", "actions": {..}, "errors": {..}} of one set of counters. */
+static json_object *stats_json(const struct dynpf_stats *s, bool detail)
+{
+	json_object *o = json_object_new_object(), *errs = json_object_new_object();
+
+	jadd(o, "packets", json_object_new_int64(s->packets));
+	jadd(o, "bytes", json_object_new_int64(s->bytes));
+	if (detail) {
+		json_object *acts = json_object_new_object();
+
+		for (int k = 1; k < DYNPF_STATS_ACTS; k++) {
+			json_object *a = json_object_new_object();
+
+			jadd(a, "packets", json_object_new_int64(s->act[k]));
+			jadd(a, "bytes", json_object_new_int64(s->act_bytes[k]));
+			jadd(acts, stats_act_names[k], a);
+		}
+		jadd(o, "actions", acts);
+	}
+	for (int k = 1; k < DYNPF_STATS_ERR_SLOTS && k < 8; k++) {
+		if (!s->err[k])
+			continue;
+		if (detail) {
+			json_object *e = json_object_new_object();
+
+			jadd(e, "packets", json_object_new_int64(s->err[k]));
+			jadd(e, "bytes", json_object_new_int64(s->err_bytes[k]));
+			jadd(errs, dynpf_match_error_name(k) ?: "?", e);
+		} else {
+			jadd(errs, dynpf_match_error_name(k) ?: "?", json_object_new_int64(s->err[k]));
+		}
+	}
+	jadd(o, "errors", errs);
+	return o;
+}
+
 static json_object *req_stats(struct daemon *d)
 {
-	int ncpu = libbpf_num_possible_cpus();
+	int ncpu = libbpf_num_possible_cpus(), sfd = bpf_map__fd(d->skel->maps.dynpf_stats);
 	json_object *o = reply_ok(), *hooks = json_object_new_object();
+	json_object *ifs = json_object_new_array();
 	json_object *rules = json_object_new_array();
-	struct dynpf_stats *s = calloc(ncpu, sizeof(*s));
 	struct dynpf_rule_stats *rsv = calloc(ncpu, sizeof(*rsv));
-	static const char *const hook_names[] = { "native", "xdp", "xdp-frags", "tc-ingress",
-						  "tc-egress" };
 	struct dynpf_ruleset rs;
 
-	if (!s || !rsv) {
-		free(s);
-		free(rsv);
+	if (!rsv) {
 		json_object_put(o);
+		json_object_put(ifs);
+		json_object_put(hooks);
+		json_object_put(rules);
 		return reply_err("out of memory");
 	}
-	for (__u32 h = 1; h < DYNPF_HOOK_MAX && h < 5; h++) {
-		json_object *ho = json_object_new_object(), *errs = json_object_new_object();
-		uint64_t pk = 0, by = 0, e[DYNPF_STATS_ERR_SLOTS] = {};
+	/* Per hook, every interface. */
+	for (int h = 1; h < DYNPF_HOOK_MAX; h++) {
+		struct dynpf_stats s = {};
+		int err = 0;
 
-		if (bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_stats), &h, s))
-			continue;
-		for (int c = 0; c < ncpu; c++) {
-			pk += s[c].packets;
-			by += s[c].bytes;
-			for (int k = 0; k < DYNPF_STATS_ERR_SLOTS; k++)
-				e[k] += s[c].err[k];
-		}
-		jadd(ho, "packets", json_object_new_int64(pk));
-		jadd(ho, "bytes", json_object_new_int64(by));
-		for (int k = 1; k < DYNPF_STATS_ERR_SLOTS && k < 8; k++)
-			if (e[k])
-				jadd(errs, dynpf_match_error_name(k) ?: "?", json_object_new_int64(e[k]));
-		jadd(ho, "errors", errs);
-		jadd(hooks, hook_names[h], ho);
+		for (uint32_t slot = 0; slot < DYNPF_IF_SLOTS && !err; slot++)
+			err = dynpf_stats_read(sfd, slot, h, &s);
+		if (!err)
+			jadd(hooks, stats_hook_names[h], stats_json(&s, false));
 	}
 	jadd(o, "hooks", hooks);
+	/* Per attachment: its interface's slot and its hook. */
+	for (int i = 0; i < d->natt; i++) {
+		const struct attachment *a = &d->att[i];
+		int h = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS ? DYNPF_HOOK_TC_INGRESS
+			: a->cfg.hook == DYNPF_ATTACH_TC_EGRESS ? DYNPF_HOOK_TC_EGRESS
+			: a->cfg.frags			      ? DYNPF_HOOK_XDP_FRAGS
+							      : DYNPF_HOOK_XDP;
+		struct dynpf_stats s = {};
+		json_object *io;
+
+		if (dynpf_stats_read(sfd, a->slot, h, &s))
+			continue;
+		io = stats_json(&s, true);
+		jadd(io, "name", json_object_new_string(a->cfg.name));
+		jadd(io, "ifindex", json_object_new_int(a->ifindex));
+		jadd(io, "hook", json_object_new_string(dynpf_attach_hook_name(a->cfg.hook)));
+		if (!a->slot)
+			jadd(io, "shared", json_object_new_boolean(1));
+		json_object_array_add(ifs, io);
+	}
+	jadd(o, "interfaces", ifs);
 	dynpf_ruleset_init(&rs);
 	if (!dynpf_ruleset_read(d->skel, &rs)) {
 		int fd = bpf_map__fd(d->skel->maps.dynpf_rule_stats);
@@ -763,7 +872,6 @@ static json_object *req_stats(struct daemon *d)
 	}
 	jadd(o, "rules", rules);
 	dynpf_ruleset_free(&rs);
-	free(s);
 	free(rsv);
 	return o;
 }
@@ -809,6 +917,7 @@ static json_object *req_attach(struct daemon *d, json_object *req)
 		memset(msg, 0, sizeof(msg));
 		if (mem)
 			stderr = mem;
+		a->slot = ifslot_get(d, a->ifindex);
 		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
 		if (mem) {
 			fclose(mem);
@@ -817,6 +926,7 @@ static json_object *req_attach(struct daemon *d, json_object *req)
 		if (err) {
 			char *nl = strchr(msg, '\n');
 
+			ifslot_put(d, a->ifindex);
 			if (nl)
 				*nl = 0;
 			return reply_err("%s", msg[0] ? msg + (strncmp(msg, "dynpf: ", 7) ? 0 : 7)
@@ -860,8 +970,11 @@ static json_object *req_detach(struct daemon *d, json_object *req)
 			i++;
 			continue;
 		}
+		int ifindex = a->ifindex;
+
 		detach_one(d, a);
 		d->att[i] = d->att[--d->natt];
+		ifslot_put(d, ifindex);
 		n++;
 	}
 	if (!n)

@@ -249,19 +249,18 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 	return DYNPF_RUN_OK;
 }
 
-int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out)
+int dynpf_stats_read(int map_fd, uint32_t slot, int hook, struct dynpf_stats *out)
 {
 	int ncpu = libbpf_num_possible_cpus(), err = 0;
-	__u32 key = hook;
+	__u32 key = dynpf_stats_key(slot, hook);
 	struct dynpf_stats *v;
 
-	memset(out, 0, sizeof(*out));
 	if (ncpu < 0)
 		return ncpu;
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(pr->skel->maps.dynpf_stats), &key, v)) {
+	if (bpf_map_lookup_elem(map_fd, &key, v)) {
 		err = -errno;
 		goto out;
 	}
@@ -270,10 +269,26 @@ int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats 
 		out->bytes += v[c].bytes;
 		out->trace_lost += v[c].trace_lost;
 		out->no_dynptr += v[c].no_dynptr;
-		for (int e = 0; e < DYNPF_STATS_ERR_SLOTS; e++)
+		for (int e = 0; e < DYNPF_STATS_ERR_SLOTS; e++) {
 			out->err[e] += v[c].err[e];
+			out->err_bytes[e] += v[c].err_bytes[e];
+		}
+		for (int a = 0; a < DYNPF_STATS_ACTS; a++) {
+			out->act[a] += v[c].act[a];
+			out->act_bytes[a] += v[c].act_bytes[a];
+		}
 	}
 out:
 	free(v);
+	return err;
+}
+
+int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out)
+{
+	int fd = bpf_map__fd(pr->skel->maps.dynpf_stats), err = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t slot = 0; slot < DYNPF_IF_SLOTS && !err; slot++)
+		err = dynpf_stats_read(fd, slot, hook, out);
 	return err;
 }

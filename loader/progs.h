@@ -80,8 +80,12 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 				      uint32_t len, struct dynpf_pkt *out, char *reason,
 				      size_t reason_len);
 
-/* Sum the per-CPU counters of hook (DYNPF_HOOK_*). 0 or -errno. */
+/* Sum the per-CPU counters of hook (DYNPF_HOOK_*), all interfaces. 0 or -errno. */
 int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out);
+
+/* Add the per-CPU counters of one interface slot and hook of the dynpf_stats
+ * map map_fd to *out. 0 or -errno. */
+int dynpf_stats_read(int map_fd, uint32_t slot, int hook, struct dynpf_stats *out);
 
 /* Largest linear XDP test-run buff: PAGE_SIZE - headroom - shared info. */
 #define DYNPF_XDP_TEST_LINEAR_MAX 3520

@@ -34,9 +34,13 @@ int dynpf_clsact_query(int ifindex, bool ingress, uint32_t *prog_id)
 	struct bpf_tc_opts o;
 	int err;
 
+	*prog_id = 0;
+	/* No clsact qdisc, no filter: asked quietly first, as libbpf logs the
+	 * kernel's complaint on every interface without one. */
+	if (dynpf_clsact_nfilters(ifindex) <= 0)
+		return 0;
 	hook_of(&h, ifindex, ingress);
 	opts_of(&o);
-	*prog_id = 0;
 	err = bpf_tc_query(&h, &o);
 	if (err == -ENOENT || err == -EINVAL) /* no such filter, or no clsact */
 		return 0;

@@ -123,6 +123,17 @@ send 3 udp 53
 # XDP drops the 5 SYNs (TC never sees them); both hooks count the 3 UDP.
 want_packets "per-rule counters: drop rule" 1 5
 want_packets "per-rule counters: count rule at both hooks" 2 6
+check "stats per interface and hook: packets and bytes per action" sh -c \
+	'"$1" -j stats | /usr/bin/python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+i = {(x[\"name\"], x[\"hook\"]): x for x in r[\"interfaces\"]}
+x, t = i[(\"vb\", \"xdp\")], i[(\"vb\", \"tc-ingress\")]
+assert x[\"actions\"][\"drop\"] == {\"packets\": 5, \"bytes\": 270}, x
+assert x[\"actions\"][\"pass\"][\"packets\"] >= 3 and t[\"actions\"][\"drop\"][\"packets\"] == 0, (x, t)
+assert t[\"actions\"][\"pass\"][\"packets\"] >= 3 and x[\"packets\"] >= 8, t
+assert r[\"hooks\"][\"xdp\"][\"packets\"] >= x[\"packets\"]
+" && "$1" stats | grep -Eq "^vb +xdp +[0-9]+ +[0-9]+ +5 "' sh "$DYNPF"
 check "rule add at runtime" "$DYNPF" rule add id 3 prio 5 udp dport 53 drop
 send 4 udp 53
 want_packets "the new rule decides at once" 3 4

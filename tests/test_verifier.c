@@ -31,7 +31,7 @@ static int collect(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-static char stats_buf[8][1 << 16];
+static char stats_buf[8][1 << 20];
 
 static int budget(const char *path, long max)
 {
@@ -51,6 +51,9 @@ static int budget(const char *path, long max)
 	}
 	err = bpf_object__load(obj);
 	if (err) {
+		/* libbpf's own words first: which program or map, and why. */
+		fprintf(stderr, "%s: load: %s\n%s\n", path, strerror(-err),
+			log_buf + (log_len > 3000 ? log_len - 3000 : 0));
 		for (i = 0; i < 8; i++)
 			if (stats_buf[i][0])
 				fprintf(stderr, "%s: does not load:\n%s\n", path,

@@ -358,20 +358,31 @@ struct dynpf_parse_cfg {
 
 /*
  * Per-CPU counters: BPF map "dynpf_stats", a per-CPU array indexed by
- * DYNPF_HOOK_*; user space sums the CPUs.
+ * dynpf_stats_key(): per interface slot and DYNPF_HOOK_*; user space sums
+ * the CPUs (and the slots, for a hook's totals). Interface slots are given
+ * out by the daemon in "dynpf_ifslots" (indexed by ifindex); slot 0 holds
+ * every other interface (and test runs).
  */
 #define DYNPF_STATS_ERR_SLOTS 16
+#define DYNPF_STATS_ACTS 4  /* 0 (none), DYNPF_ACT_PASS, _DROP, _REDIRECT */
+#define DYNPF_IF_SLOTS 64
+#define DYNPF_IFSLOT_MAX_IFINDEX 4096 /* ifindexes at or above: slot 0 */
 
 struct dynpf_stats {
 	__u64 packets;
 	__u64 bytes;
 	__u64 trace_lost; /* trace ring full: a record was not emitted */
 	__u64 no_dynptr;  /* the dynptr constructor failed: packet passed */
-	__u64 err[DYNPF_STATS_ERR_SLOTS]; /* packets per DYNPF_E_* (0 = ok) */
+	__u64 err[DYNPF_STATS_ERR_SLOTS];       /* packets per DYNPF_E_* (0 = ok) */
+	__u64 err_bytes[DYNPF_STATS_ERR_SLOTS]; /* their bytes */
+	__u64 act[DYNPF_STATS_ACTS];            /* packets per terminal action */
+	__u64 act_bytes[DYNPF_STATS_ACTS];      /* their bytes */
 };
-DYNPF_ASSERT_SIZE(struct dynpf_stats, 160);
+DYNPF_ASSERT_SIZE(struct dynpf_stats, 352);
 _Static_assert(DYNPF_E_MAX <= DYNPF_STATS_ERR_SLOTS, "error slots");
 
 #define DYNPF_HOOK_MAX 5
+
+#define dynpf_stats_key(slot, hook) ((slot) * DYNPF_HOOK_MAX + (hook))
 
 #endif /* DYNPF_PKT_H */
