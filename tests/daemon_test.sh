@@ -147,6 +147,29 @@ check "rules load of a bad file changes nothing" sh -c \
 	'printf "tcp dport 99999 drop\n" >"$2/bad.rules"; ! "$1" rules load "$2/bad.rules" &&
 	 "$1" rules save | cmp - "$3"' sh "$DYNPF" "$OUT" "$OUT/dt.saved"
 
+# SIGHUP: the rule file again, as one transaction; a bad one changes nothing.
+hup_until() { # WHAT: SIGHUP, then wait until the active set has rule 9 (1) or not (0)
+	kill -HUP "$dpid"
+	for _ in $(seq 50); do
+		if "$DYNPF" rule list | grep -q "^id 9 "; then [ "$1" = 1 ] && return 0
+		else [ "$1" = 0 ] && return 0; fi
+		sleep 0.1
+	done
+	return 1
+}
+cp "$OUT/dt.rules" "$OUT/dt.rules.orig"
+printf 'id 9 prio 30 udp dport 9999 drop\n' >>"$OUT/dt.rules"
+check "SIGHUP reloads the rule file" hup_until 1
+printf 'id 9 prio 30 udp dport 99999 drop\n' >"$OUT/dt.rules"
+kill -HUP "$dpid"
+sleep 1
+check "SIGHUP with a bad rule file changes nothing and logs file:line:column" sh -c \
+	'"$1" rule list | grep -q "^id 9 " && grep -q "dt.rules:1:[0-9]*: " "$2"' sh "$DYNPF" \
+	"$OUT/daemon.log"
+cp "$OUT/dt.rules.orig" "$OUT/dt.rules"
+check "SIGHUP with the first file again: rule 9 gone" hup_until 0
+check "and the set is as saved" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
+
 # Attach and detach at runtime, on a second veth pair.
 ip -n "$NS" link add vc type veth peer name vd
 ip -n "$NS" link set vc up
