@@ -296,9 +296,10 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 	json_object *hooks = jget(rep, "hooks"), *rules = jget(rep, "rules");
 	json_object *ifs = jget(rep, "interfaces");
 
+	/* The rate column only under --watch, from the second reading on. */
 	if (ifs && json_object_array_length(ifs)) {
-		printf("%-15s %-11s %12s %12s %12s %12s %12s %14s  errors\n", "interface", "hook",
-		       "packets", prev ? "packets/s" : "", "pass", "drop", "redirect", "bytes");
+		printf("%-15s %-11s %12s%s %12s %12s %12s %14s  errors\n", "interface", "hook",
+		       "packets", prev ? "    packets/s" : "", "pass", "drop", "redirect", "bytes");
 		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
 			json_object *r = json_object_array_get_idx(ifs, i), *acts = jget(r, "actions");
 			const char *name = json_object_get_string(jget(r, "name"));
@@ -308,8 +309,6 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 			printf("%-15s %-11s %12lld", name, hook, (long long)pk);
 			if (prev)
 				print_rate(pk, prev_iface(prev, name, hook), secs);
-			else
-				printf(" %12s", "");
 			printf(" %12lld %12lld %12lld %14lld ",
 			       (long long)json_object_get_int64(jget(jget(acts, "pass"), "packets")),
 			       (long long)json_object_get_int64(jget(jget(acts, "drop"), "packets")),
@@ -321,36 +320,30 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 		}
 		printf("\n");
 	}
-
-	printf("%-11s %12s %14s %12s  errors\n", "hook", "packets", "bytes",
-	       prev ? "packets/s" : "");
+	printf("%-27s %12s%s %14s  errors\n", "hook (every interface)", "packets",
+	       prev ? "    packets/s" : "", "bytes");
 	json_object_object_foreach(hooks, name, h) {
 		int64_t pk = json_object_get_int64(jget(h, "packets"));
 
-		printf("%-11s %12lld %14lld", name, (long long)pk,
-		       (long long)json_object_get_int64(jget(h, "bytes")));
+		printf("%-27s %12lld", name, (long long)pk);
 		if (prev)
 			print_rate(pk, prev_count(prev, name, 0, "packets"), secs);
-		else
-			printf(" %12s", "");
-		printf(" ");
+		printf(" %14lld ", (long long)json_object_get_int64(jget(h, "bytes")));
 		json_object_object_foreach(jget(h, "errors"), e, n)
 			printf(" %s %lld", e, (long long)json_object_get_int64(n));
 		printf("\n");
 	}
-	printf("%8s %12s %14s %12s  rule\n", "id", "packets", "bytes", prev ? "packets/s" : "");
+	printf("\n%8s %12s%s %14s  rule\n", "id", "packets", prev ? "    packets/s" : "", "bytes");
 	for (size_t i = 0; i < json_object_array_length(rules); i++) {
 		json_object *r = json_object_array_get_idx(rules, i);
 		int64_t id = json_object_get_int64(jget(r, "id"));
 		int64_t pk = json_object_get_int64(jget(r, "packets"));
 
-		printf("%8lld %12lld %14lld", (long long)id, (long long)pk,
-		       (long long)json_object_get_int64(jget(r, "bytes")));
+		printf("%8lld %12lld", (long long)id, (long long)pk);
 		if (prev)
 			print_rate(pk, prev_count(prev, NULL, id, "packets"), secs);
-		else
-			printf(" %12s", "");
-		printf("  %s\n", json_object_get_string(jget(r, "rule")));
+		printf(" %14lld  %s\n", (long long)json_object_get_int64(jget(r, "bytes")),
+		       json_object_get_string(jget(r, "rule")));
 	}
 }
 
