@@ -41,6 +41,20 @@
 #endif
 
 /*
+ * In a loop, a may_goto (kernel 6.9+): the verifier checks the loop like an
+ * iterator's (it stops once a round's state repeats) instead of walking
+ * every round, and the kernel ends it after a large budget of rounds if it
+ * ever ran that long. No call per round, unlike bpf_for (a kfunc call costs
+ * about 10 ns here). Breaks out of the enclosing loop when taken; natively,
+ * nothing.
+ */
+#if defined(__bpf__)
+#define dynpf_cond_break                                                       	({                                                                     		__label__ l_break, l_continue;                                 		asm volatile goto("may_goto %l[l_break]" :::: l_break);        		goto l_continue;                                               	l_break:                                                               		break;                                                         	l_continue:;                                                           	})
+#else
+#define dynpf_cond_break ((void)0)
+#endif
+
+/*
  * Make the compiler forget what it knows about var, so the bounds check just
  * done on it is the one the verifier sees on every later use (clang would
  * otherwise reuse a pointer it computed before the check).

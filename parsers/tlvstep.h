@@ -73,4 +73,58 @@ DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it
 	return 1;
 }
 
+/*
+ * TCP and IPv4 options (kind, length): kept in registers, with no call and
+ * no descriptor per option, in a may_goto loop (dynpf_cond_break). The same
+ * checks as dynpf_tlv_next() with dynpf_kind_len_desc, the same record and
+ * the same decoders: the generic walk's result (the expected-results files
+ * of every capture hold it to that).
+ */
+DYNPF_SUBPROG int dynpf_tlv_walk_kind_len(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+					  struct dynpf_pkt *p)
+{
+	__u64 len, pos, kind, tlen;
+	struct dynpf_stack *st;
+	const __u8 *b;
+	int tcp;
+
+	if (!a || !it || !p)
+		return -DYNPF_E_TLV_LEN;
+	len = it->len;
+	pos = it->pos;
+	if (len > DYNPF_KIND_LEN_MAX)
+		return -DYNPF_E_TLV_LEN;
+	st = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)];
+	tcp = it->family == DYNPF_TLV_TCP_OPT;
+	b = a->b;
+	while (pos < len) {
+		dynpf_cond_break;
+		/* pos < len <= 40: the mask only shows the verifier as much. */
+		pos &= 63;
+		kind = b[pos];
+		if (kind == DYNPF_TCPOPT_EOL || kind == DYNPF_TCPOPT_NOP) {
+			/* One byte each; past the end marker, padding. */
+			dynpf_tlv_record_at(p, it, kind, 1, pos);
+			pos = kind == DYNPF_TCPOPT_EOL ? len : pos + 1;
+			continue;
+		}
+		if (pos + 2 > len)
+			goto bad;
+		tlen = b[pos + 1];
+		if (tlen < 2 || tlen > len - pos)
+			goto bad;
+		dynpf_tlv_record_at(p, it, kind, tlen, pos);
+		if (tcp)
+			dynpf_tcp_opt_decode(&st->l4, b, pos, kind, tlen);
+		else
+			dynpf_ipv4_opt_decode(&st->ip4opt, b, pos, kind, tlen);
+		pos += tlen;
+	}
+	it->pos = pos;
+	return 0;
+bad:
+	it->pos = pos;
+	return -DYNPF_E_TLV_LEN;
+}
+
 #endif /* DYNPF_PARSERS_TLVSTEP_H */
