@@ -8,8 +8,9 @@
  * decoder reads the types it knows from bytes already in the area.
  *
  * dynpf_tlv_walk() fetches the area once into the cursor's scratch area and
- * calls dynpf_tlv_step() (parsers/tlvstep.h) per TLV: a global subprogram,
- * so the verifier checks the step once instead of once per path and round.
+ * walks it in dynpf_tlv_walk_area() (parsers/tlvstep.h): a global subprogram
+ * with a may_goto loop, so the verifier checks the walk once, not once per
+ * path that reaches an area, and no call is made per TLV.
  */
 #ifndef DYNPF_PARSERS_TLV_H
 #define DYNPF_PARSERS_TLV_H
@@ -40,7 +41,8 @@ struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
 	__u8 layer;    /* index in layers[] of the header carrying the area */
 	__u8 stack;    /* its stack */
 	__u8 ext;      /* IPv6 options, SRH: index of its header in st[].ip6.ext */
-	__u8 pad[4];
+	__u8 pad[2];
+	__u16 steps;   /* TLVs walked so far */
 	__u64 len;     /* bytes in the area */
 	__u64 pos;     /* offset of the next TLV within the area */
 	__u64 base;    /* packet offset of the area */
@@ -171,9 +173,6 @@ static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
 	.pad1_type = 1,
 };
 
-/* One TLV of its area: step, record, decode (parsers/tlvstep.h). */
-DYNPF_SUBPROG int dynpf_tlv_step(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				 struct dynpf_pkt *p);
 
 /*
  * The walk of TCP and IPv4 options (kind, length; up to 40 bytes), which
@@ -188,27 +187,13 @@ DYNPF_SUBPROG int dynpf_tlv_walk_kind_len(const struct dynpf_area *a, struct dyn
 #define DYNPF_TLV_MAX_STEPS 128
 
 /*
- * The loop over an area's TLVs, as a global subprogram too: the parse graph
- * then holds one call per option area instead of a loop, and the verifier
- * checks the loop once instead of once per path that reaches an area (which
- * ran past its budget as soon as IPv6 extension headers joined the graph).
- * 0, or -DYNPF_E_* with it->pos at the TLV that failed.
+ * The loop over an area's TLVs (parsers/tlvstep.h), a global subprogram:
+ * the parse graph holds one call per option area instead of a loop, and
+ * the verifier checks the loop once instead of once per path that reaches
+ * an area. 0, or -DYNPF_E_* with it->pos at the TLV that failed.
  */
 DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				      struct dynpf_pkt *p)
-{
-	__u32 i;
-	int r;
-
-	if (!a || !it || !p)
-		return -DYNPF_E_TLV_LEN;
-	for (i = 0; i < DYNPF_TLV_MAX_STEPS; i++) {
-		r = dynpf_tlv_step(a, it, p);
-		if (r <= 0)
-			return r;
-	}
-	return it->pos < it->len ? -DYNPF_E_TLV_COUNT : 0;
-}
+				      struct dynpf_pkt *p);
 
 /*
  * Walk the len-byte option area at packet offset off, of the given family,
