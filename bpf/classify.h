@@ -251,32 +251,24 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 	return 1;
 }
 
-#define DYNPF_CHAIN_SHORT 4 /* entries walked by a plain loop */
 
 /*
  * Walk one chain from rule id: chains are in (prio, id) order, so stop at
  * the first rule that cannot beat the best match, or at the first terminal
  * match; collect the non-terminal matches on the way.
  */
-DYNPF_SUBPROG int dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p, __u32 id)
+static __always_inline void dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
+					__u32 id)
 {
 	struct dynpf_rule_ent *e;
-	__u32 j;
 
-	if (!cs || !p)
-		return 0;
-	/* Most chains are short: a plain loop, no iterator kfunc calls. */
-	for (j = 0; j < DYNPF_CHAIN_SHORT; j++) {
-		if (!id || !dynpf_chain_step(cs, p, id, &e))
-			return 0;
-		id = e->next;
-	}
-	bpf_for(j, 0, DYNPF_MAX_RULES) {
-		if (!id || !dynpf_chain_step(cs, p, id, &e))
+	/* A may_goto loop: checked once by the verifier, no call per entry. */
+	while (id) {
+		dynpf_cond_break;
+		if (!dynpf_chain_step(cs, p, id, &e))
 			break;
 		id = e->next;
 	}
-	return 0;
 }
 
 /*
@@ -375,7 +367,7 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
 	struct dynpf_state *st;
-	__u32 side, hi, i, n, zero = 0;
+	__u32 side, hi, i, zero = 0;
 	__u64 cand;
 	__u8 action;
 
@@ -418,7 +410,8 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	 * iterator kfunc call per tuple.
 	 */
 	cand = dynpf_tuple_cands(side, &cs->view);
-	for (n = 0; n < DYNPF_MAX_TUPLES && cand; n++) {
+	while (cand) {
+		dynpf_cond_break;
 		struct dynpf_tuple *tu;
 		struct dynpf_key mk;
 		__u32 *head;
