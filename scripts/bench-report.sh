@@ -34,8 +34,7 @@ if ! python3 "$HERE/bench_data.py" "$json" "$data" >"$data/summary.txt" 2>"$data
 	exit 1
 fi
 cp "$data/summary.txt" "$outdir/summary.txt"
-cat "$data/summary.txt"
-echo
+(cat "$data/summary.txt" && echo) || :	# a subshell: | head still renders the plots
 cat "$data/messages" >&2
 
 note=$(cat "$data/note.txt")
@@ -51,7 +50,7 @@ plot() {
 	if gnuplot -c "$HERE/bench/$name.gp" "$data" "$png.tmp" "$@" 2>"$data/$name.err" &&
 		[ -s "$png.tmp" ]; then
 		mv "$png.tmp" "$png"
-		echo "bench-report: wrote $png"
+		echo "bench-report: wrote $png" >&2
 		cat "$data/$name.err" >&2
 	else
 		rm -f "$png.tmp"

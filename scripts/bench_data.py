@@ -7,11 +7,12 @@
 reads the JSON object of `dynpf -j bench` and
   - prints a readable summary of it on stdout (the numbers side by side, as
     `dynpf bench` without -j prints them, without the notes);
-  - writes the data files of the plots into DATADIR, one per plot that has
-    data: shapes-HOOK.dat (plot a), classify.dat and classify-none.dat
-    (plot b), live.dat (plot c), and note.txt (the method, for the titles);
+  - writes the data files of the plots into DATADIR, for each plot that has
+    data: shapes-HOOK.dat and hooks.txt (plot a, scripts/bench/ns-per-shape.gp),
+    classify.dat and classify-none.dat (plot b, ns-vs-rules.gp), live.dat and
+    live-note.txt (plot c, live-mpps.gp); and note.txt, the method, for titles;
   - says on stderr which plot has no data and why ("bench-report: ...").
-Exit 1 when the file is not a JSON object."""
+Exit 1 when the file cannot be read or is not a JSON object."""
 import json
 import math
 import os
