@@ -115,9 +115,17 @@ run: check-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
+# One run of `dynpf -j bench` (BENCH_ARGS: its options) into build/bench/bench.json,
+# then its summary and PNG plots beside it (scripts/bench-report.sh).
+BENCH_ARGS ?=
 bench: check-deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(BUILD)/dynpf bench
+	$(Q)mkdir -p $(BUILD)/bench
+	@echo "bench: $(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json (a minute or more)"
+	$(Q)$(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json.tmp || \
+		{ rm -f $(BUILD)/bench/bench.json.tmp; exit 1; }
+	$(Q)mv $(BUILD)/bench/bench.json.tmp $(BUILD)/bench/bench.json
+	$(Q)scripts/bench-report.sh $(BUILD)/bench/bench.json $(BUILD)/bench
 
 captures:
 	$(Q)python3 pcap-tests/gen.py pcap-tests

@@ -504,6 +504,56 @@ bench_rules_tables() {
 }
 t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tables
 
+echo "== bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"
+# tests/fixtures/bench-small.json is a real `dynpf -j bench` (3 shapes kept);
+# "live" is made up here, in two of the shapes the report accepts.
+is_png() {
+	[ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		{ echo "$1: missing, empty or not a PNG"; return 1; }
+}
+bench_report_live() {
+	local dir=$OUT/bench-report-$1 json=$OUT/bench-$1.json f
+	python3 -c '
+import json, sys
+d = json.load(open("tests/fixtures/bench-small.json"))
+e = [("empty XDP_DROP", "xdp", 0, 9.5), ("dynpf", "xdp", 1, 3.1), ("dynpf", "xdp", 10000, 2.2),
+     ("dynpf", "tc", 1, 1.4), ("dynpf", "tc", 10000, 1.2)]
+if sys.argv[1] == "list":
+    d["live"] = {"seconds": 5, "results": [{"name": n, "hook": h, "rules": r, "mpps": m}
+                                            for n, h, r, m in e]}
+else:
+    d["live"] = {f"{n} {h}, {r} rules": {"Mpps": m} for n, h, r, m in e}
+json.dump(d, open(sys.argv[2], "w"))' "$1" "$json" || return 1
+	scripts/bench-report.sh "$json" "$dir" || return 1
+	for f in ns-per-shape ns-vs-rules live-mpps; do is_png "$dir/$f.png" || return 1; done
+	grep -q '^live traffic, Mpps' "$dir/summary.txt" && grep -q 'tc, 10000 rules  *1\.200$' "$dir/summary.txt" ||
+		{ echo "no live figures in the summary"; return 1; }
+}
+# Without "live": the other plots, a message, and no stale live-mpps.png.
+bench_report_no_live() {
+	local dir=$OUT/bench-report-nolive f
+	mkdir -p "$dir" && echo stale >"$dir/live-mpps.png"
+	scripts/bench-report.sh tests/fixtures/bench-small.json "$dir" >"$dir/out" 2>&1 ||
+		{ cat "$dir/out"; return 1; }
+	cat "$dir/out"
+	for f in ns-per-shape ns-vs-rules; do is_png "$dir/$f.png" || return 1; done
+	[ ! -e "$dir/live-mpps.png" ] || { echo "live-mpps.png left behind"; return 1; }
+	grep -q 'no "live" object in the JSON.*live-mpps.png skipped' "$dir/out" &&
+		grep -q '^syn xdp ' "$dir/summary.txt" && grep -q '^ipv6-ext4 .* n/a ' "$dir/summary.txt"
+}
+if command -v gnuplot >/dev/null; then
+	t "bench-report: every plot from a JSON with a live list" bench_report_live list
+	t "bench-report: every plot from a JSON with live entries by name" bench_report_live byname
+	t "bench-report: no live object, the other plots and a message" bench_report_no_live
+	t_err "bench-report: a file that is not JSON" 1 "bench-report: README.md: Expecting value" \
+		scripts/bench-report.sh README.md "$OUT/bench-report-bad"
+	t_err "bench-report: a JSON that is not an object" 1 "not a JSON object" bash -c \
+		'echo "[1]" >"$1" && scripts/bench-report.sh "$1" "$2"' sh "$OUT/array.json" "$OUT/bench-report-bad"
+	t_err "bench-report without arguments" 2 "usage:" scripts/bench-report.sh
+else
+	sk "bench-report plots" "gnuplot not installed (make deps)"
+fi
+
 echo "== output and docs stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
 t "every error code and protocol is documented" python3 tests/check_docs.py
