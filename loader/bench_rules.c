@@ -94,7 +94,8 @@ static const struct rb_hook {
 #define NHOOKS ARRAY_SIZE(rb_hooks)
 #define NSHAPES BENCH_RULES_NSHAPES
 
-enum { P_EMPTY, P_DYNPF, NPROGS };
+/* P_XDPFILT: xdp-filter's all-features program, on xdp only, where installed. */
+enum { P_EMPTY, P_DYNPF, P_XDPFILT, NPROGS };
 
 /* One rule count: its load and its classification figures. */
 struct rb_set {
@@ -136,6 +137,8 @@ struct bench_rules {
 	int poller_cpu;	     /* the concurrent poller's CPU, or -1: none */
 	int nft;
 	char nft_msg[256];
+	char xf_path[256];   /* xdp-filter's object, "" when absent */
+	char xf_msg[256];    /* why it is absent or did not load */
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
 };
 
@@ -164,6 +167,8 @@ struct rb_ctx {
 	struct dynpf_bpf *skel;
 	struct dynpf_ctrl c;
 	int prog_fd[NHOOKS];
+	int xf_fd; /* xdp-filter's program, or -1 */
+	struct bpf_object *xf_obj;
 	int ncpus;
 	struct dynpf_pkt parsed[NSHAPES];
 };
@@ -703,9 +708,12 @@ static int time_set(struct rb_ctx *x, struct rb_set *s)
 	for (uint32_t r = 0; r < cfg->runs; r++) {
 		for (size_t sh = 0; sh < NSHAPES; sh++) {
 			for (size_t h = 0; h < NHOOKS; h++) {
-				int fd[NPROGS] = { cfg->empty_fd[h], x->prog_fd[h] };
+				int fd[NPROGS] = { cfg->empty_fd[h], x->prog_fd[h],
+						   h == 0 ? x->xf_fd : -1 };
 
 				for (int p = 0; p < NPROGS; p++) {
+					if (fd[p] < 0)
+						continue;
 					err = test_run(fd[p], cfg->shape[sh].pkt,
 						       cfg->shape[sh].len, cfg->repeat, &ret,
 						       &s->ns[sh][h][p][r]);
@@ -725,6 +733,55 @@ static int time_set(struct rb_ctx *x, struct rb_set *s)
 			for (int p = 0; p < NPROGS; p++)
 				s->med[sh][h][p] = median_u(s->ns[sh][h][p], cfg->runs);
 	return 0;
+}
+
+/*
+ * xdp-filter's program with every feature compiled in (ethernet, IPv4, IPv6,
+ * TCP, UDP; "alw": a packet no rule matches passes, as here), as Debian's
+ * libxdp1 ships it, loaded with libbpf alone (no dispatcher) and run on the
+ * same packets: a filter users know, which parses less than dynpf does.
+ */
+static void xdpfilter_open(struct rb_ctx *x)
+{
+	static const char *const paths[] = {
+		"/usr/lib/x86_64-linux-gnu/bpf/xdpfilt_alw_all.o",
+		"/usr/lib/aarch64-linux-gnu/bpf/xdpfilt_alw_all.o",
+		"/usr/lib/bpf/xdpfilt_alw_all.o",
+		"/usr/local/lib/bpf/xdpfilt_alw_all.o",
+	};
+	struct bench_rules *res = x->res;
+	struct bpf_program *prog;
+	int err;
+
+	x->xf_fd = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(paths) && !res->xf_path[0]; i++)
+		if (!access(paths[i], R_OK))
+			snprintf(res->xf_path, sizeof(res->xf_path), "%s", paths[i]);
+	if (!res->xf_path[0]) {
+		snprintf(res->xf_msg, sizeof(res->xf_msg),
+			 "xdpfilt_alw_all.o not found (Debian: package libxdp1)");
+		return;
+	}
+	x->xf_obj = bpf_object__open_file(res->xf_path, NULL);
+	err = libbpf_get_error(x->xf_obj);
+	if (err) {
+		x->xf_obj = NULL;
+		snprintf(res->xf_msg, sizeof(res->xf_msg), "cannot open it: %s", strerror(-err));
+		return;
+	}
+	/* The object may hold more than the filter (libxdp's metadata): the XDP one. */
+	bpf_object__for_each_program(prog, x->xf_obj)
+		bpf_program__set_autoload(prog, bpf_program__type(prog) == BPF_PROG_TYPE_XDP);
+	err = bpf_object__load(x->xf_obj);
+	if (err) {
+		snprintf(res->xf_msg, sizeof(res->xf_msg), "cannot load it: %s", strerror(-err));
+		return;
+	}
+	bpf_object__for_each_program(prog, x->xf_obj)
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && x->xf_fd < 0)
+			x->xf_fd = bpf_program__fd(prog);
+	if (x->xf_fd < 0)
+		snprintf(res->xf_msg, sizeof(res->xf_msg), "no XDP program in it");
 }
 
 /* Grow the rule set from prev rules to s->rules in one transaction, timed. */
@@ -1458,6 +1515,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	err = dynpf_ctrl_open(&x.c, x.skel);
 	if (err)
 		goto fail;
+	xdpfilter_open(&x);
 
 	for (size_t i = 0; i < cfg->ncounts; i++) {
 		struct rb_set *s = &res->set[i];
@@ -1487,12 +1545,14 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	bench_nft(&x);
 	dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
+	bpf_object__close(x.xf_obj);
 	*out = res;
 	return 0;
 fail:
 	if (x.c.urb || x.c.acks)
 		dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
+	bpf_object__close(x.xf_obj);
 	bench_rules_free(res);
 	return err ?: -EPROTO;
 }
@@ -1586,6 +1646,16 @@ static void print_classify(const struct bench_rules *r)
 				printf(" %9.1f", r->set[i].med[sh][h][P_DYNPF] -
 							 zero->med[sh][h][P_DYNPF]);
 			printf("\n");
+			if (h || !r->xf_path[0] || r->xf_msg[0])
+				continue;
+			printf("%-24s %7s", "  xdp-filter, all", "");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %9.1f", r->set[i].med[sh][h][P_XDPFILT]);
+			printf("\n%-24s %7s", "  x xdp-filter's cost", "");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %8.2fx", r->set[i].med[sh][h][P_DYNPF] /
+							 r->set[i].med[sh][h][P_XDPFILT]);
+			printf("\n");
 		}
 	}
 	printf("\nThe packets: %s (%u bytes) and %s (%u bytes), through dynpf_xdp and\n"
@@ -1603,6 +1673,14 @@ static void print_classify(const struct bench_rules *r)
 	       "none\": the classifier's share. The rule counts are timed one after the other,\n"
 	       "not interleaved: drift between columns shows in the empty program's runs\n"
 	       "(-j). In this VM the figures move by about +-20%% from run to run.\n");
+	if (r->xf_msg[0])
+		printf("xdp-filter: %s%s%s, not measured.\n", r->xf_path, r->xf_path[0] ? ": " : "",
+		       r->xf_msg);
+	else
+		printf("xdp-filter, all: %s\n(every feature; no rules loaded, so the packet "
+		       "passes), loaded with libbpf, no\ndispatcher, timed in the same rounds as "
+		       "dynpf on xdp. \"x xdp-filter's cost\":\ndynpf divided by it.\n",
+		       r->xf_path);
 }
 
 static void print_updates(const struct bench_rules *r)
@@ -1767,12 +1845,29 @@ json_object *bench_rules_json(const struct bench_rules *r)
 				}
 				json_object_object_add(c, "runs_empty_ns", re);
 				json_object_object_add(c, "runs_dynpf_ns", rd);
+				if (!h && !r->xf_msg[0] && r->xf_path[0]) {
+					double xf = s->med[sh][h][P_XDPFILT];
+
+					json_object_object_add(c, "xdpfilter_ns", jnum(xf, "%.1f"));
+					json_object_object_add(c, "ratio_xdpfilter",
+							       jnum(ns / xf, "%.3f"));
+				}
 				json_object_array_add(cls, c);
 			}
 		}
 	}
 	json_object_object_add(o, "sets", sets);
 	json_object_object_add(o, "classify", cls);
+	{
+		json_object *xf = json_object_new_object();
+
+		json_object_object_add(xf, "object", json_object_new_string(r->xf_path));
+		json_object_object_add(xf, "measured",
+				       json_object_new_boolean(r->xf_path[0] && !r->xf_msg[0]));
+		if (r->xf_msg[0])
+			json_object_object_add(xf, "why_not", json_object_new_string(r->xf_msg));
+		json_object_object_add(o, "xdpfilter", xf);
+	}
 	for (size_t k = 0; k < NBATCHES; k++) {
 		const struct rb_upd *u = &r->upd[k];
 		json_object *j = json_object_new_object();
