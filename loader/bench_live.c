@@ -1559,26 +1559,22 @@ void bench_live_print_text(const struct bench_live *r)
 	double empty = mpps(r->run[LV_EMPTY].rx, r->run[LV_EMPTY].secs);
 	const struct lv_push *p = &r->push;
 	double steady = mpps(r->run[LV_XDP_BIG].rx, r->run[LV_XDP_BIG].secs);
-	char cpus[64] = "";
-
-	if (r->main_cpu >= 0)
-		snprintf(cpus, sizeof(cpus), "; counters and control plane on CPU %d", r->main_cpu);
-	printf("\nlive: %s, %zu of its %zu frames (%llu bytes, one of each), veth %s -> %s, "
-	       "MTU %u, %u s a configuration\n",
+	printf("\nlive: %s, %zu of its %zu frames (%llu bytes),\n"
+	       "veth %s -> %s, MTU %u, %u s a configuration\n",
 	       r->capture, r->nframes, r->nframes_capture, (unsigned long long)r->frame_bytes,
 	       DYNPF_TB_TX_IF, DYNPF_TB_RX_IF, r->mtu, r->duration);
-	printf("%-24s %7s %8s %11s %7s %7s %9s %9s\n", "configuration", "Mpps", "x empty",
-	       "+ns/frame", "pass", "drop", "redirect", "sent Mpps");
+	printf("%-23s %6s %7s %9s %6s %6s %8s %6s\n", "configuration", "Mpps", "x empty",
+	       "+ns/frame", "pass", "drop", "redirect", "sent");
 	for (int c = 0; c < LV_NCONF; c++) {
 		const struct lv_run *run = &r->run[c];
 		double m = mpps(run->rx, run->secs);
 
-		printf("%-24s %7.3f %7.2fx", lv_confs[c].label, m, empty > 0 ? m / empty : 0);
+		printf("%-23s %6.3f %6.2fx", lv_confs[c].label, m, empty > 0 ? m / empty : 0);
 		if (c == LV_EMPTY)
-			printf(" %11s", "-");
+			printf(" %9s", "-");
 		else
-			printf(" %11.0f", ns_over(m, empty));
-		printf(" %7.3f %7.3f %9.3f %9.3f\n", mpps(run->act[DYNPF_ACT_PASS], run->secs),
+			printf(" %9.0f", ns_over(m, empty));
+		printf(" %6.3f %6.3f %8.3f %6.3f\n", mpps(run->act[DYNPF_ACT_PASS], run->secs),
 		       mpps(run->act[DYNPF_ACT_DROP], run->secs),
 		       mpps(run->act[DYNPF_ACT_REDIRECT], run->secs), mpps(run->sent, run->secs));
 	}
@@ -1586,12 +1582,14 @@ void bench_live_print_text(const struct bench_live *r)
 	       "sent (pass, drop, redirect: dynpf's per-action counters in dynpf_stats; the\n"
 	       "empty program counts its own). x empty: Mpps / the empty program's Mpps.\n"
 	       "+ns/frame: 1/Mpps - 1/(empty Mpps), what a frame costs above the empty\n"
-	       "program. sent: frames the generator made; a frame the receiver had no room\n"
+	       "program. sent: Mpps the generator made; a frame the receiver had no room\n"
 	       "for would be dropped at its veth ring.\n");
 	printf("Generator: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES of\n"
 	       "bench_live_tx (XDP_TX) on %s, each frame the capture's next one, in\n"
-	       "batches of %u, one test run until stopped; one thread pinned to CPU %d%s.\n",
-	       DYNPF_TB_TX_IF, r->batch, r->sender_cpu, cpus);
+	       "batches of %u, one test run until stopped; one thread pinned to CPU %d.\n",
+	       DYNPF_TB_TX_IF, r->batch, r->sender_cpu);
+	if (r->main_cpu >= 0)
+		printf("The counters and the control plane run on CPU %d.\n", r->main_cpu);
 	printf("Sender and receiver share this machine's %d CPUs: the receiver's NAPI poll\n"
 	       "runs in the softirq the generator's batches raise, on the generator's CPU,\n"
 	       "so a frame costs the generator's work plus the receiver's (the empty row is\n"
@@ -1612,18 +1610,19 @@ void bench_live_print_text(const struct bench_live *r)
 		       r->skipped_short, r->skipped_long, r->skipped_refused, r->skipped_many,
 		       LV_MAX_FRAMES);
 	if (p->done) {
-		printf("\ncontrol plane under traffic (%s): %u rule updates in %u transactions "
-		       "of %u\n",
-		       lv_confs[LV_XDP_BIG].label, p->updates, p->txns, LV_PUSH_TXN);
-		printf("  %.0f updates/s (%.2f s, generations %u to %u)\n",
-		       p->secs > 0 ? p->updates / p->secs : 0, p->secs, p->gen_first, p->gen_last);
-		printf("  received during the push: %.3f Mpps (%.2fx the steady %.3f), drop "
-		       "%.3f, pass %.3f\n",
+		printf("\ncontrol plane under traffic, %s:\n", lv_confs[LV_XDP_BIG].label);
+		printf("  %u rule updates in %u transactions of %u: %.0f updates/s\n"
+		       "  (%.2f s, generations %u to %u)\n",
+		       p->updates, p->txns, LV_PUSH_TXN, p->secs > 0 ? p->updates / p->secs : 0,
+		       p->secs, p->gen_first, p->gen_last);
+		printf("  received during the push: %.3f Mpps, %.2fx the steady %.3f\n"
+		       "  (drop %.3f, pass %.3f, redirect %.3f)\n",
 		       mpps(p->rx, p->rx_secs), steady > 0 ? mpps(p->rx, p->rx_secs) / steady : 0,
 		       steady, mpps(p->act[DYNPF_ACT_DROP], p->rx_secs),
-		       mpps(p->act[DYNPF_ACT_PASS], p->rx_secs));
-		printf("  half-applied: %llu packets (sentinel rule %u; catch-all %llu), checked "
-		       "on %u of the %zu frames\n",
+		       mpps(p->act[DYNPF_ACT_PASS], p->rx_secs),
+		       mpps(p->act[DYNPF_ACT_REDIRECT], p->rx_secs));
+		printf("  half-applied: %llu packets (sentinel rule %u), catch-all: %llu\n"
+		       "  (checked on %u of the %zu frames)\n",
 		       (unsigned long long)p->sentinel, LV_SENTINEL,
 		       (unsigned long long)p->catch_all, p->frames_checked, r->nframes);
 		printf("  control: marker deleted for %.0f ms, the sentinel counted %llu packets\n",
