@@ -1041,6 +1041,8 @@ static int expect(struct lv_ctx *x)
 		for (size_t f = 0; f < res->nframes; f++) {
 			uint32_t id = decide(rules, sizes[s], &x->parsed[f], &act);
 
+			pr_debug("bench --live: frame %zu, %u rules: rule %u decides, action %u\n",
+				 f + 1, sizes[s], id, act);
 			if (act == DYNPF_ACT_DROP)
 				res->exp_drop[s]++;
 			else
