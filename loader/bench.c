@@ -37,6 +37,11 @@
  * loaded through the control channel, rule updates per second through the
  * ring beside raw BPF map writes, the time from submit to effective, and
  * nft -f where nftables is installed.
+ *
+ * --live runs alone (bench_live.c): packets per second received on a veth
+ * pair in two network namespaces of its own, from a BPF_F_TEST_XDP_LIVE_FRAMES
+ * generator, by an empty XDP_DROP program and by dynpf's XDP and TC programs
+ * with 1 and 10,000 rules, and rule updates pushed under that traffic.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,6 +57,7 @@
 #include <json-c/json.h>
 
 #include "bench.skel.h"
+#include "bench_live.h"
 #include "bench_rules.h"
 #include "cmds.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
@@ -1194,6 +1200,13 @@ static void bench_usage(FILE *f)
 		"  --rule-counts LIST the rule counts of the classification table, a comma\n"
 		"                     list of 0..%u (default 1,100,1000,10000,100000; 0 and\n"
 		"                     1 are always measured)\n"
+		"  --live             on the wire instead, alone (see below): takes only the\n"
+		"                     three options that follow and -j\n"
+		"  --capture FILE     --live: the frames to send, in turn (default\n"
+		"                     %s)\n"
+		"  --duration SECONDS --live: seconds of traffic per configuration (default %d)\n"
+		"  --xdp-bench        --live: also run xdp-tools' xdp-bench drop on the receiving\n"
+		"                     end, where it works (it is skipped, saying why, where not)\n"
 		"  -j, --json         one JSON object with every result (as the global -j)\n"
 		"  -h, --help         this text\n"
 		"\n"
@@ -1213,8 +1226,26 @@ static void bench_usage(FILE *f)
 		"effect; and nft -f of the same rules in a new network namespace where nft is\n"
 		"installed.\n"
 		"\n"
+		"--live: packets per second on a veth pair between two network namespaces the\n"
+		"bench makes (dynpf-tb-PID-rx and -tx, 198.18.0.0/15 and 2001:db8::/32) and\n"
+		"removes at the end, on failure and on Ctrl-C or SIGTERM. A generator thread,\n"
+		"pinned to one CPU, sends the capture's frames in turn into one end: an XDP\n"
+		"program returning XDP_TX, run with BPF_PROG_TEST_RUN and\n"
+		"BPF_F_TEST_XDP_LIVE_FRAMES (as xdp-trafficgen does). On the other end, in\n"
+		"turn, for --duration seconds each: an empty XDP_DROP program; dynpf's XDP\n"
+		"program (native mode) with 1 and with 10,000 generated rules, loaded through\n"
+		"the control channel, the last a catch-all drop; dynpf's TC ingress program\n"
+		"(tcx) with the same sets. A line a second gives the Mpps received, per action\n"
+		"(dynpf's counters), and a table sums them up with the ratio to the empty\n"
+		"program. While the 10,000-rule XDP run goes on, 100,000 rule updates are\n"
+		"pushed in transactions of 1,000: updates per second, the rate received\n"
+		"meanwhile, and the packets a half-applied rule set classified (must be 0).\n"
+		"Sender and receiver share the machine's CPUs: the receiver's NAPI runs on\n"
+		"the generator's. With -j: {\"live\": {...}}.\n"
+		"\n"
 		"Shapes:\n",
-		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT);
+		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT,
+		BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT);
 	for (size_t i = 0; i < NSHAPES; i++)
 	{
 		static uint8_t pkt[BENCH_PKT_MAX];
@@ -1292,7 +1323,44 @@ static int pin_cpu(void)
 }
 
 /* Long options without a short form. */
-enum { OPT_NO_PRIMS = 256, OPT_PRIMS_ONLY, OPT_NO_RULES, OPT_RULES_ONLY, OPT_RULE_COUNTS };
+enum {
+	OPT_NO_PRIMS = 256,
+	OPT_PRIMS_ONLY,
+	OPT_NO_RULES,
+	OPT_RULES_ONLY,
+	OPT_RULE_COUNTS,
+	OPT_LIVE,
+	OPT_CAPTURE,
+	OPT_DURATION,
+	OPT_XDP_BENCH,
+};
+
+/*
+ * --live: the on-the-wire bench alone (bench_live.c). Its JSON is one
+ * object with one key, "live"; the other runs' JSON is as it was.
+ */
+static int run_live(const struct bench_live_cfg *lc)
+{
+	struct bench_live *r = NULL;
+	int err;
+
+	if (dynpf_probe_kernel())
+		return DYNPF_EXIT_USAGE;
+	err = bench_live_run(lc, &r);
+	if (err)
+		return DYNPF_EXIT_USAGE;
+	if (dynpf_json) {
+		json_object *top = json_object_new_object();
+
+		json_object_object_add(top, "live", bench_live_json(r));
+		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+		json_object_put(top);
+	} else {
+		bench_live_print_text(r);
+	}
+	bench_live_free(r);
+	return DYNPF_EXIT_OK;
+}
 
 /* The packets of the rule benchmarks: syn and ipv6-udp, and the empty programs. */
 static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct bench_rules **out)
@@ -1330,6 +1398,10 @@ int cmd_bench(int argc, char **argv)
 		{ "no-rules", no_argument, NULL, OPT_NO_RULES },
 		{ "rules-only", no_argument, NULL, OPT_RULES_ONLY },
 		{ "rule-counts", required_argument, NULL, OPT_RULE_COUNTS },
+		{ "live", no_argument, NULL, OPT_LIVE },
+		{ "capture", required_argument, NULL, OPT_CAPTURE },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "xdp-bench", no_argument, NULL, OPT_XDP_BENCH },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -1340,9 +1412,10 @@ int cmd_bench(int argc, char **argv)
 	const struct prim_result *pr = NULL;
 	struct bench_rules_cfg rc = { 0 };
 	struct bench_rules *rr = NULL;
+	struct bench_live_cfg lc = { .duration = BENCH_LIVE_DURATION_DEFAULT };
 	unsigned int mask = 0;
 	int c, err, ret = DYNPF_EXIT_USAGE, prims = PRIMS_ALSO, rules = RULES_ALSO;
-	bool counts_given = false;
+	bool counts_given = false, live = false, live_opts = false, other_opts = false;
 	size_t n = 0;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -1353,17 +1426,37 @@ int cmd_bench(int argc, char **argv)
 		case 'r':
 			if (parse_uint("--repeat", optarg, BENCH_REPEAT_MAX, &b.repeat))
 				return DYNPF_EXIT_USAGE;
+			other_opts = true;
 			break;
 		case 'n':
 			if (parse_uint("--runs", optarg, BENCH_RUNS_MAX, &b.runs))
 				return DYNPF_EXIT_USAGE;
+			other_opts = true;
 			break;
 		case 's':
 			if (parse_shapes(optarg, &mask))
 				return DYNPF_EXIT_USAGE;
+			other_opts = true;
+			break;
+		case OPT_LIVE:
+			live = true;
+			break;
+		case OPT_CAPTURE:
+			lc.capture = optarg;
+			live_opts = true;
+			break;
+		case OPT_DURATION:
+			if (parse_uint("--duration", optarg, BENCH_LIVE_DURATION_MAX, &lc.duration))
+				return DYNPF_EXIT_USAGE;
+			live_opts = true;
+			break;
+		case OPT_XDP_BENCH:
+			lc.xdp_bench = true;
+			live_opts = true;
 			break;
 		case OPT_NO_PRIMS:
 		case OPT_PRIMS_ONLY:
+			other_opts = true;
 			if (prims != PRIMS_ALSO &&
 			    prims != (c == OPT_NO_PRIMS ? PRIMS_NO : PRIMS_ONLY)) {
 				p_err("bench: --no-primitives and --primitives-only exclude "
@@ -1374,6 +1467,7 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case OPT_NO_RULES:
 		case OPT_RULES_ONLY:
+			other_opts = true;
 			if (rules != RULES_ALSO &&
 			    rules != (c == OPT_NO_RULES ? RULES_NO : RULES_ONLY)) {
 				p_err("bench: --no-rules and --rules-only exclude each other");
@@ -1385,6 +1479,7 @@ int cmd_bench(int argc, char **argv)
 			if (bench_rules_parse_counts(optarg, &rc))
 				return DYNPF_EXIT_USAGE;
 			counts_given = true;
+			other_opts = true;
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -1397,6 +1492,19 @@ int cmd_bench(int argc, char **argv)
 	if (optind < argc) {
 		p_err("bench: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
+	}
+	if (live_opts && !live) {
+		p_err("bench: --capture, --duration and --xdp-bench go with --live");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (live && other_opts) {
+		p_err("bench: --live runs alone: it takes --capture, --duration, --xdp-bench "
+		      "and -j only");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (live) {
+		lc.print_live = !dynpf_json;
+		return run_live(&lc);
 	}
 	if (prims == PRIMS_ONLY && mask) {
 		p_err("bench: --shape and --primitives-only exclude each other");

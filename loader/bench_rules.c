@@ -517,6 +517,18 @@ static uint32_t set_id(uint32_t n, uint32_t i)
 	return i + 1 < n ? i + 1 : RB_CATCHALL_ID;
 }
 
+void bench_rules_gen(uint32_t id, struct dynpf_rule *r)
+{
+	gen_rule(id, r);
+}
+
+uint32_t bench_rules_set_id(uint32_t n, uint32_t i)
+{
+	return set_id(n, i);
+}
+
+_Static_assert(BENCH_RULES_CATCHALL_ID == RB_CATCHALL_ID, "one catch-all id");
+
 /* ---- the control channel -------------------------------------------------- */
 
 /* The first refused message among the acks collected, said. */

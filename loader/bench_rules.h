@@ -35,6 +35,18 @@ struct bench_rules_cfg {
 };
 
 struct bench_rules;
+struct dynpf_rule;
+
+/*
+ * The generated rules, for the live bench too: the rule of id (one per id,
+ * deterministic; ids 10, 20 .. 80 share the syn and ipv6-udp packets' keys),
+ * and the catch-all: id BENCH_RULES_CATCHALL_ID, no match, action pass, the
+ * last priority. The set of n rules is bench_rules_set_id(n, 0 .. n-1), in
+ * priority order: ids 1 .. n-1 and the catch-all.
+ */
+#define BENCH_RULES_CATCHALL_ID (BENCH_RULES_MAX_COUNT + 1)
+void bench_rules_gen(uint32_t id, struct dynpf_rule *r);
+uint32_t bench_rules_set_id(uint32_t n, uint32_t i);
 
 /*
  * Parse --rule-counts (a comma list of 0 .. BENCH_RULES_MAX_COUNT) into

@@ -503,6 +503,35 @@ bench_rules_tables() {
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
 }
 t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tables
+# On the wire, short (1 s a configuration): the summary has a nonzero rate for
+# every configuration, no packet classified by a half-applied rule set (and
+# the control, a rule set without a marker, is seen), a word on xdp-bench,
+# and nothing is left: no namespace of this run, no new entry in bpffs. Other
+# runs on this machine may pin meanwhile: the daemon tests' dynpf-test-PID,
+# xdp-filter's maps (filter_*, xdp_stats_map) are theirs, not this run's.
+bench_live_smoke() {
+	local out=$OUT/bench_live.out pid conf m before new
+	local others='^(dynpf-test-.*|filter_.*|xdp_stats_map)$'
+	before=$(ls /sys/fs/bpf)
+	"$DYNPF" bench --live --duration 1 --xdp-bench >"$out" 2>&1 &
+	pid=$!
+	wait "$pid" || { cat "$out"; return 1; }
+	for conf in 'empty XDP_DROP' 'dynpf XDP, 1 rule' 'dynpf XDP, 10,000 rules' \
+		'dynpf TC, 1 rule' 'dynpf TC, 10,000 rules'; do
+		m=$(awk -v c="$conf" 'index($0, c " ") == 1 { $0 = substr($0, length(c) + 1); print $1 }' "$out")
+		awk -v m="${m:-0}" 'BEGIN { exit !(m > 0) }' ||
+			{ echo "no nonzero Mpps for '$conf' (got '${m}'):"; cat "$out"; return 1; }
+	done
+	grep -qE '^  half-applied: 0 packets ' "$out" || { echo "half-applied packets:"; cat "$out"; return 1; }
+	grep -qE '^  control: .* counted [1-9][0-9]* packets' "$out" ||
+		{ echo "the control was not seen:"; cat "$out"; return 1; }
+	grep -q '^xdp-bench: ' "$out" || { echo "nothing said of xdp-bench:"; cat "$out"; return 1; }
+	! ip netns list | grep "dynpf-tb-$pid-" || { echo "namespaces left"; return 1; }
+	new=$(ls /sys/fs/bpf | grep -vxF -- "$before" | grep -vE "$others")
+	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
+}
+t "bench --live --duration 1: every configuration, nothing half-applied, nothing left" \
+	bench_live_smoke
 
 echo "== bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"
 # tests/fixtures/bench-small.json is a real `dynpf -j bench` (3 shapes kept);
