@@ -763,6 +763,7 @@ static void xdpfilter_open(struct rb_ctx *x)
 	};
 	struct bench_rules *res = x->res;
 	struct bpf_program *prog;
+	struct bpf_map *map;
 	int err;
 
 	x->xf_fd = -1;
@@ -781,6 +782,9 @@ static void xdpfilter_open(struct rb_ctx *x)
 		snprintf(res->xf_msg, sizeof(res->xf_msg), "cannot open it: %s", strerror(-err));
 		return;
 	}
+	/* Its maps ask to be pinned by name under /sys/fs/bpf: not here. */
+	bpf_object__for_each_map(map, x->xf_obj)
+		bpf_map__set_pin_path(map, NULL);
 	/* The object may hold more than the filter (libxdp's metadata): the XDP one. */
 	bpf_object__for_each_program(prog, x->xf_obj)
 		bpf_program__set_autoload(prog, bpf_program__type(prog) == BPF_PROG_TYPE_XDP);
