@@ -20,8 +20,19 @@
  * every shape before timing: if they differ, the comparison is not fair and
  * the bench says so.
  *
+ * It also walks IPv6 extension headers (hop-by-hop and destination options
+ * with their options, RA/Jumbo/unknown-action decoded; routing, SRH segments
+ * skipped and TLVs walked, HMAC decoded; fragment; AH; ESP) and VXLAN and
+ * Geneve (options walked) with the inner stack of headers, filling
+ * st[].ip6, st[].tun and the TLV lists as dynpf does. The IPv6 chain, each of
+ * those TLV areas and the inner stack are global subprograms (a call each,
+ * as dynpf's rare layers and TLV areas are); the common shapes make no call.
+ *
  * What it does not do: read across XDP fragments (direct access sees only the
- * linear part; the bench shapes keep every header in it) and parse ARP/ICMP.
+ * linear part; the bench shapes keep every header in it), parse ARP/ICMP/
+ * ICMPv6, IPv4 options (skipped, not walked), GRE, GTP-U, MPLS or IP-in-IP,
+ * or honour dynpf's max_ext/max_stacks settings (it uses their defaults, 8
+ * and 2, which the bench loads dynpf with).
  *
  *  - bench_prim_*: the dynptr building blocks one at a time (constructor,
  *    slice, clone, clone + adjust, read), for the primitives table of
