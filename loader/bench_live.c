@@ -784,21 +784,9 @@ static uint32_t churn_id(uint32_t batch, uint32_t i)
 	return LV_CHURN_BASE + (batch & 1) * LV_CHURN + i;
 }
 
-/* The first refused message of the last flush, said. */
 static int say_refusal(const struct dynpf_ctrl *c, const char *what)
 {
-	for (size_t i = 0; i < c->nack; i++) {
-		const struct dynpf_ack *a = &c->ack[i].a;
-
-		if (a->err) {
-			p_err("bench --live: %s: %s (seq %llu) refused: %s, field %s", what,
-			      dynpf_msg_name(a->type), (unsigned long long)a->seq,
-			      strerror(-a->err), dynpf_field_name(a->field));
-			return a->err;
-		}
-	}
-	p_err("bench --live: %s: the commit was not acked", what);
-	return -EPROTO;
+	return bench_say_refusal(c, "bench --live", what);
 }
 
 /* Ops of one transaction: add (rule) or delete (id). */

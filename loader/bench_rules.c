@@ -531,21 +531,25 @@ _Static_assert(BENCH_RULES_CATCHALL_ID == RB_CATCHALL_ID, "one catch-all id");
 
 /* ---- the control channel -------------------------------------------------- */
 
-/* The first refused message among the acks collected, said. */
-static int say_refusal(const struct dynpf_ctrl *c, const char *what)
+int bench_say_refusal(const struct dynpf_ctrl *c, const char *who, const char *what)
 {
 	for (size_t i = 0; i < c->nack; i++) {
 		const struct dynpf_ack *a = &c->ack[i].a;
 
 		if (a->err) {
-			p_err("bench: %s: %s (seq %llu) refused: %s, field %s", what,
+			p_err("%s: %s: %s (seq %llu) refused: %s, field %s", who, what,
 			      dynpf_msg_name(a->type), (unsigned long long)a->seq,
 			      strerror(-a->err), dynpf_field_name(a->field));
 			return a->err;
 		}
 	}
-	p_err("bench: %s: the commit was not acked", what);
+	p_err("%s: %s: the commit was not acked", who, what);
 	return -EPROTO;
+}
+
+static int say_refusal(const struct dynpf_ctrl *c, const char *what)
+{
+	return bench_say_refusal(c, "bench", what);
 }
 
 /*

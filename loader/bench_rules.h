@@ -46,6 +46,11 @@ struct dynpf_rule;
  */
 #define BENCH_RULES_CATCHALL_ID (BENCH_RULES_MAX_COUNT + 1)
 void bench_rules_gen(uint32_t id, struct dynpf_rule *r);
+
+/* Say the first refused message among the control channel's acks (or that
+ * the commit was not acked), as "WHO: WHAT: ...". Its -errno. */
+struct dynpf_ctrl;
+int bench_say_refusal(const struct dynpf_ctrl *c, const char *who, const char *what);
 uint32_t bench_rules_set_id(uint32_t n, uint32_t i);
 
 /*
