@@ -29,6 +29,8 @@ struct blk {
 
 static int put(struct blk *k, const void *p, size_t n)
 {
+	if (!n)
+		return 0; /* an empty option value may be NULL: no memcpy of it */
 	if (k->n + n > k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 256;
 		uint8_t *nb;

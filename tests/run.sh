@@ -58,8 +58,13 @@ unit() {
 	if [ -n "${up:-}" ]; then
 		pass=$((pass + up))
 		fail=$((fail + uf))
-		echo "ok    $up checks passed, $uf failed"
-		[ "$uf" = 0 ] || sed 's/^/      | /' "$log" | tail -25
+		if [ "$uf" = 0 ]; then
+			echo "ok    $up checks passed, $uf failed"
+		else
+			# The failed checks themselves, with what they printed.
+			echo "FAIL  $up checks passed, $uf failed"
+			grep -A12 '^FAIL' "$log" | sed 's/^/      | /' | head -60
+		fi
 	else
 		ko "$name did not report" "$log"
 	fi
