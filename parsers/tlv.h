@@ -107,13 +107,12 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 	return 1;
 }
 
-/* Record a TLV (type, total length, offset in the area) in its family's list. */
-dynpf_inline void dynpf_tlv_record_at(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
-				      __u64 type, __u64 tlen, __u64 toff)
+/* Record the current TLV in its family's list and summary. */
+dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it)
 {
 	__u32 f = it->family, n;
 	struct dynpf_tlv_list *l;
-	__u8 t8 = type & 0xff;
+	__u8 t8 = it->type & 0xff;
 
 	if (f >= DYNPF_TLV_NFAM)
 		return;
@@ -128,19 +127,13 @@ dynpf_inline void dynpf_tlv_record_at(struct dynpf_pkt *p, const struct dynpf_tl
 		return;
 	}
 	l->ent[n] = (struct dynpf_tlv){
-		.type = type,
-		.len = tlen,
-		.off = it->base + toff,
+		.type = it->type,
+		.len = it->tlen,
+		.off = it->base + it->toff,
 		.family = it->family,
 		.layer = it->layer,
 	};
 	l->n = n + 1;
-}
-
-/* Record the iterator's current TLV. */
-dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it)
-{
-	dynpf_tlv_record_at(p, it, it->type, it->tlen, it->toff);
 }
 
 /* Clear every family's list: the first thing a parse does. */
@@ -172,16 +165,6 @@ static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
 	.end_type = 0,
 	.pad1_type = 1,
 };
-
-
-/*
- * The walk of TCP and IPv4 options (kind, length; up to 40 bytes), which
- * every TCP SYN takes: the same result without a call per option
- * (parsers/tlvstep.h).
- */
-#define DYNPF_KIND_LEN_MAX 40
-DYNPF_SUBPROG int dynpf_tlv_walk_kind_len(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-					  struct dynpf_pkt *p);
 
 /* At most this many TLVs per area; more ends the walk with DYNPF_E_TLV_COUNT. */
 #define DYNPF_TLV_MAX_STEPS 128
@@ -215,11 +198,7 @@ dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u
 	it->layer = p->nlayers;
 	it->stack = c->stack;
 	it->ext = ext;
-	if ((family == DYNPF_TLV_TCP_OPT || family == DYNPF_TLV_IPV4_OPT) &&
-	    len <= DYNPF_KIND_LEN_MAX)
-		r = dynpf_tlv_walk_kind_len(c->area, it, p);
-	else
-		r = dynpf_tlv_walk_area(c->area, it, p);
+	r = dynpf_tlv_walk_area(c->area, it, p);
 	if (r < 0)
 		c->err_off = off + it->pos;
 	return r;
