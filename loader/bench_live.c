@@ -784,10 +784,6 @@ static uint32_t churn_id(uint32_t batch, uint32_t i)
 	return LV_CHURN_BASE + (batch & 1) * LV_CHURN + i;
 }
 
-static int say_refusal(const struct dynpf_ctrl *c, const char *what)
-{
-	return bench_say_refusal(c, "bench --live", what);
-}
 
 /* Ops of one transaction: add (rule) or delete (id). */
 struct lv_op {
@@ -798,9 +794,8 @@ struct lv_op {
 
 static int txn(struct lv_ctx *x, const struct lv_op *ops, size_t n, const char *what)
 {
-	const struct dynpf_ack_commit *a;
+	struct dynpf_ack_commit a;
 	struct dynpf_rule r;
-	uint64_t seq;
 	int err;
 
 	dynpf_ctrl_take(&x->c);
@@ -816,15 +811,11 @@ static int txn(struct lv_ctx *x, const struct lv_op *ops, size_t n, const char *
 			lv_rule(ops[i].id, &r);
 		err = dynpf_ctrl_add(&x->c, &r, NULL);
 	}
-	err = err ?: dynpf_ctrl_commit(&x->c, &seq);
-	err = err ?: dynpf_ctrl_flush(&x->c);
+	err = err ?: bench_commit(&x->c, "bench --live", what, &a);
 	if (err)
-		return err; /* said by the library */
-	a = dynpf_ctrl_ack(&x->c, seq);
-	if (!a || a->a.err)
-		return say_refusal(&x->c, what);
-	x->rules = a->nrules;
-	x->gen = a->a.gen;
+		return err;
+	x->rules = a.nrules;
+	x->gen = a.a.gen;
 	return 0;
 }
 

@@ -552,6 +552,25 @@ static int say_refusal(const struct dynpf_ctrl *c, const char *what)
 	return bench_say_refusal(c, "bench", what);
 }
 
+int bench_commit(struct dynpf_ctrl *c, const char *who, const char *what,
+		 struct dynpf_ack_commit *ack)
+{
+	const struct dynpf_ack_commit *a;
+	uint64_t seq;
+	int err;
+
+	err = dynpf_ctrl_commit(c, &seq);
+	err = err ?: dynpf_ctrl_flush(c);
+	if (err)
+		return err; /* said by the library */
+	a = dynpf_ctrl_ack(c, seq);
+	if (!a || a->a.err)
+		return bench_say_refusal(c, who, what);
+	if (ack)
+		*ack = *a;
+	return 0;
+}
+
 /*
  * One transaction: add the rules of ids[0 .. n-1] (gen_rule), or delete
  * them; flushed. The commit's ack in *ack.
@@ -559,9 +578,7 @@ static int say_refusal(const struct dynpf_ctrl *c, const char *what)
 static int rb_txn(struct rb_ctx *x, uint32_t n, uint32_t (*id_of)(uint32_t, uint32_t),
 		  uint32_t arg, bool del, struct dynpf_ack_commit *ack, const char *what)
 {
-	const struct dynpf_ack_commit *a;
 	struct dynpf_rule r;
-	uint64_t seq;
 	int err;
 
 	dynpf_ctrl_take(&x->c);
@@ -576,16 +593,7 @@ static int rb_txn(struct rb_ctx *x, uint32_t n, uint32_t (*id_of)(uint32_t, uint
 			err = dynpf_ctrl_add(&x->c, &r, NULL);
 		}
 	}
-	err = err ?: dynpf_ctrl_commit(&x->c, &seq);
-	err = err ?: dynpf_ctrl_flush(&x->c);
-	if (err)
-		return err; /* said by the library */
-	a = dynpf_ctrl_ack(&x->c, seq);
-	if (!a || a->a.err)
-		return say_refusal(&x->c, what);
-	if (ack)
-		*ack = *a;
-	return 0;
+	return err ?: bench_commit(&x->c, "bench", what, ack);
 }
 
 /* Ids from arg: arg + i. */

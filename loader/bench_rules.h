@@ -51,6 +51,12 @@ void bench_rules_gen(uint32_t id, struct dynpf_rule *r);
  * the commit was not acked), as "WHO: WHAT: ...". Its -errno. */
 struct dynpf_ctrl;
 int bench_say_refusal(const struct dynpf_ctrl *c, const char *who, const char *what);
+
+/* Commit the open transaction, flush, and check its ack (said as above when
+ * refused); the ack in *ack (may be NULL). 0 or -errno. */
+struct dynpf_ack_commit;
+int bench_commit(struct dynpf_ctrl *c, const char *who, const char *what,
+		 struct dynpf_ack_commit *ack);
 uint32_t bench_rules_set_id(uint32_t n, uint32_t i);
 
 /*
