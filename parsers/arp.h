@@ -8,13 +8,12 @@
 dynpf_inline int dynpf_parse_arp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_arp *arp = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].arp;
-	struct dynpf_arp_eth_ipv4 buf;
 	const struct dynpf_arp_eth_ipv4 *a;
 	const struct dynpf_arphdr *h;
 	__u32 hlen;
 
 	/* The fixed part first: its hlen/plen size the rest. */
-	h = dynpf_cur_slice(c, c->off, &buf.h);
+	h = dynpf_cur_slice(c, c->off, struct dynpf_arphdr);
 	if (!h)
 		return -DYNPF_E_TRUNCATED;
 	*arp = (struct dynpf_arp){
@@ -29,7 +28,7 @@ dynpf_inline int dynpf_parse_arp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		return -DYNPF_E_TRUNCATED;
 	if (arp->htype == 1 && arp->ptype == DYNPF_ETH_P_IPV4 && arp->hlen == 6 &&
 	    arp->plen == 4) {
-		a = dynpf_cur_slice(c, c->off, &buf);
+		a = dynpf_cur_slice(c, c->off, struct dynpf_arp_eth_ipv4);
 		if (!a)
 			return -DYNPF_E_TRUNCATED;
 		__builtin_memcpy(arp->sha, a->sha, 6);

@@ -6,15 +6,15 @@
  * bpf_dynptr_from_skb(); natively it wraps a plain byte buffer. Parsers see
  * the same calls either way:
  *
- *   dynpf_cur_slice(c, off, buf)      a header of constant size sizeof(*buf)
- *   dynpf_cur_area(c, off, len, buf)  a variable-length area (len <= sizeof(*buf))
- *   dynpf_cur_fetch_area(c, off, len) the same, copied into the scratch area
+ *   dynpf_cur_slice(c, off, T)        a header of type T (a constant size)
+ *   dynpf_cur_fetch_area(c, off, len) a variable-length area, made walkable in
+ *                                     the scratch area: its offset there
  *   dynpf_cur_need(c, off, n)         are n bytes left at off?
  *
- * slice and area return a pointer that may point into the packet or into buf
- * (when the bytes span fragments, bpf_dynptr_slice() copies them there):
- * never assume either, never write through it, and keep buf alive while
- * using it. An area is indexed only through dynpf_area_ptr().
+ * Both read through the window (below). A header's pointer is valid until
+ * the next dynpf_cur_slice() or dynpf_cur_fetch_area(), which may slide the
+ * window: copy what you need out of a header before reading the next one.
+ * Never write through it. An area is indexed only through dynpf_area_ptr().
  *
  * Bounds: "end" is the logical end of the packet for the headers still to
  * come. It starts at the packet length and an IP header lowers it to the end
@@ -33,17 +33,53 @@ typedef const __u8 *dynpf_src_t;
 #endif
 
 /*
- * Scratch space an option area is copied into before it is walked: a global
- * subprogram walks it, and may only be handed writable memory. In BPF it is
- * a per-CPU map value (too big for the stack); natively, the caller's.
- * 2048 bytes: the largest IPv6 extension header.
+ * The window: a per-CPU copy of DYNPF_WIN packet bytes from offset wbase (or
+ * up to the end of the packet), and the one place headers and option areas
+ * are read from. It is filled when the parse starts, with one slice of the
+ * packet's first DYNPF_WIN bytes, copied (one bpf_dynptr_read() when the
+ * packet is shorter or its first fragment is); a header or option area
+ * outside it slides it there (one bpf_dynptr_read()). Every header and
+ * option area inside it is read with no helper call: a common packet
+ * (Ethernet, VLAN tags, IPv4 or IPv6, TCP with its options, UDP) costs one
+ * slice or one read instead of one slice per header and a read per option
+ * area. 128 bytes hold Ethernet + IPv4 + TCP with all 40 bytes of options,
+ * or Ethernet + IPv6 + TCP with 20.
+ *
+ * Why a copy and not the slice itself: a slice's size must be a constant
+ * and the slice fails when fewer bytes are left, so the packet's tail would
+ * need windows of other sizes, and each size (and "no window", and "window
+ * or slice" per header) is another path for the verifier through the whole
+ * parse graph: tried, a 128-byte slice window read in place took dynpf_xdp
+ * from 396k to 967k instructions. The copy sits in a map value of one size:
+ * every header read is the same pointer into it, whether the window slid or
+ * not, and global subprograms read it too (they are handed the area).
+ * Copying 128 bytes costs a few ns, a fraction of one helper call.
+ */
+#define DYNPF_WIN 128
+
+/*
+ * Scratch space behind the window, where an option area that does not fit
+ * in the window is copied to be walked: a global subprogram walks it, and
+ * may only be handed writable memory. In BPF it is a per-CPU map value (too
+ * big for the stack); natively, the caller's. 2048 bytes: the largest IPv6
+ * extension header.
  */
 #define DYNPF_AREA_MAX 2048
 
 struct dynpf_area {
-	__u8 b[DYNPF_AREA_MAX];
+	/* b[0, DYNPF_WIN): the window; b[DYNPF_WIN, ...): a fetched area. */
+	__u8 b[DYNPF_WIN + DYNPF_AREA_MAX];
 	/* The walk's iterator lives here too: the BPF stack is 512 bytes. */
 	__u64 it[8];
+	__u64 forget; /* see dynpf_forget() */
+	/*
+	 * Where the window is: packet offset of its first byte and the bytes
+	 * it holds. Here rather than in the cursor: in a map value the
+	 * verifier does not track them, so parse paths that differ only in
+	 * where the window sits are not told apart.
+	 */
+	__u32 wbase;
+	__u32 wlen; /* 0: not filled yet for this packet */
 };
 
 struct dynpf_cursor {
@@ -68,8 +104,8 @@ dynpf_inline int dynpf_cur_need(const struct dynpf_cursor *c, __u32 off, __u32 n
 }
 
 /*
- * n bytes at off inside an area fetched with dynpf_cur_area() into a buffer of
- * amax bytes, or NULL. Walkers index areas only through this: the fences make
+ * n bytes at off inside an area of amax bytes made walkable by
+ * dynpf_cur_fetch_area(), or NULL. Walkers index areas only through this: the fences make
  * clang test exactly the register it then adds to a, in the plain form
  * "off > amax - n" the verifier can bound (left alone, clang rewrites the
  * test from what it knows of off, or tests a copy, and the verifier loses the
@@ -93,126 +129,180 @@ dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
 
 #if defined(__bpf__)
 
+/*
+ * x, as a value the verifier knows nothing of: stored to the area and
+ * loaded back. Used where a bound or a size would otherwise make the
+ * verifier track x's history (the packet offsets it came from) exactly, and
+ * tell apart parse paths that differ only there.
+ */
+dynpf_inline __u64 dynpf_forget(struct dynpf_area *a, __u64 x)
+{
+	*(volatile __u64 *)&a->forget = x;
+	return *(volatile __u64 *)&a->forget;
+}
+
+/* Copy the len bytes at off to dst (len <= DYNPF_AREA_MAX); 0 or -1. */
+dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 off, __u32 len)
+{
+	__u64 n = dynpf_forget(c->area, len);
+
+	/* The fences: the size tested is the register passed (see
+	 * dynpf_area_ptr()). */
+	dynpf_barrier_var(n);
+	if (n > DYNPF_AREA_MAX)
+		return -1;
+	dynpf_barrier_var(n);
+	return bpf_dynptr_read(dst, n, c->src, off, 0) ? -1 : 0;
+}
+
+/*
+ * Slide the window to off, with one bpf_dynptr_read() of the next
+ * DYNPF_WIN bytes (fewer at the end of the packet). Inlined at every header
+ * read of the parse graph, so it is kept small for the verifier: a slice
+ * and a 128-byte copy here took dynpf_xdp from 440k to 650k instructions,
+ * and a global subprogram costs a call (~20 ns measured) per slide. The
+ * first fill, in dynpf_cur_init(), is the one every packet pays, and it
+ * slices.
+ */
+dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
+{
+	__u32 n;
+
+	if (off > c->len)
+		return -1;
+	n = c->len - off;
+	if (n > DYNPF_WIN)
+		n = DYNPF_WIN;
+	if (dynpf_cur_copy(c, c->area->b, off, n))
+		return -1;
+	c->area->wbase = off;
+	c->area->wlen = n;
+	return 0;
+}
+
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
 				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
 	__u32 len = bpf_dynptr_size(dp);
+	const void *w = NULL;
 
 	*c = (struct dynpf_cursor){ .src = dp, .area = area, .len = len, .end = len,
 				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
-}
-
-/* size must be a compile-time constant: bpf_dynptr_slice() requires it. */
-#define dynpf_cur_slice(c, off, buf)                                           \
-	((const __typeof__(*(buf)) *)dynpf__slice(c, off, buf, sizeof(*(buf))))
-
-dynpf_inline const void *dynpf__slice(const struct dynpf_cursor *c, __u32 off, void *buf,
-				      const __u32 size)
-{
-	if (!dynpf_cur_need(c, off, size))
-		return NULL;
-	return bpf_dynptr_slice(c->src, off, buf, size);
-}
-
-/*
- * A variable-length area of len bytes (len <= max). The common case is one
- * slice of the maximum size, which needs max bytes left in the packet (not
- * just len): the slice length must be a constant. Near the end of the packet
- * we fall back to one bpf_dynptr_read() of exactly len bytes into buf. Either
- * way the result can be indexed at [0, max) without upsetting the verifier,
- * and only [0, len) holds packet bytes.
- */
-#define dynpf_cur_area(c, off, len, buf)                                       \
-	((const __typeof__(*(buf)) *)dynpf__area(c, off, len, buf, sizeof(*(buf))))
-
-dynpf_inline const void *dynpf__area(const struct dynpf_cursor *c, __u32 off, __u32 len,
-				     void *buf, const __u32 max)
-{
-	const void *p;
-
-	if (len > max || !dynpf_cur_need(c, off, len))
-		return NULL;
-	if (off <= c->len && max <= c->len - off) {
-		p = bpf_dynptr_slice(c->src, off, buf, max);
-		if (p)
-			return p;
+	/*
+	 * The first window, at the start of the packet: a slice into the
+	 * packet, copied by straight-line loads and stores (a few ns;
+	 * bpf_dynptr_read() costs about two slices). Without a buffer: NULL
+	 * when the bytes span fragments. Shorter packets are read.
+	 */
+	area->wbase = 0;
+	area->wlen = 0; /* until filled: a failed fill is tried again, and fails */
+	if (len >= DYNPF_WIN)
+		w = bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN);
+	if (w) {
+		__builtin_memcpy(area->b, w, DYNPF_WIN);
+		area->wlen = DYNPF_WIN;
+	} else {
+		dynpf_cur_refill(c, 0);
 	}
-	if (bpf_dynptr_read(buf, len, c->src, off, 0))
-		return NULL;
-	return buf;
-}
-
-/*
- * Copy the len bytes at off into the cursor's scratch area; 0 or -1. Short
- * areas (the common case: options of a few bytes to 40) cost one slice with
- * no buffer (NULL when the bytes span fragments) and a 40-byte copy; longer
- * ones, or those near the end of the packet or across fragments, one
- * bpf_dynptr_read() of exactly len bytes.
- */
-dynpf_inline int dynpf_cur_fetch_area(const struct dynpf_cursor *c, __u32 off, __u32 len)
-{
-	const void *p;
-
-	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
-		return -1;
-	if (len <= 40 && off <= c->len && 40 <= c->len - off) {
-		p = bpf_dynptr_slice(c->src, off, NULL, 40);
-		if (p) {
-			__builtin_memcpy(c->area->b, p, 40);
-			return 0;
-		}
-	}
-	return bpf_dynptr_read(c->area->b, len, c->src, off, 0) ? -1 : 0;
 }
 
 #else /* native */
 
+dynpf_inline __u64 dynpf_forget(struct dynpf_area *a, __u64 x)
+{
+	(void)a;
+	return x;
+}
+
+dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 off, __u32 len)
+{
+	if (len > DYNPF_AREA_MAX || off > c->len || len > c->len - off)
+		return -1;
+	memcpy(dst, c->src + off, len);
+	return 0;
+}
+
+dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
+{
+	__u32 n;
+
+	if (off > c->len)
+		return -1;
+	n = c->len - off < DYNPF_WIN ? c->len - off : DYNPF_WIN;
+	if (dynpf_cur_copy(c, c->area->b, off, n))
+		return -1;
+	c->area->wbase = off;
+	c->area->wlen = n;
+	return 0;
+}
+
+/* The same window as in BPF, so both builds read the same bytes the same way. */
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32 len,
 				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
 	*c = (struct dynpf_cursor){ .src = data, .area = area, .len = len, .end = len,
 				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
-}
-
-#define dynpf_cur_slice(c, off, buf)                                           \
-	((const __typeof__(*(buf)) *)dynpf__slice(c, off, buf, sizeof(*(buf))))
-
-dynpf_inline const void *dynpf__slice(const struct dynpf_cursor *c, __u32 off, void *buf,
-				      __u32 size)
-{
-	(void)buf;
-	if (!dynpf_cur_need(c, off, size))
-		return NULL;
-	return c->src + off;
-}
-
-/*
- * Natively the area is always copied into buf with its tail zeroed, which is
- * what the BPF read fallback gives for a zero-initialised buf: so a walker bug
- * that reads past len shows up as a native/BPF difference, never as an
- * out-of-bounds read.
- */
-#define dynpf_cur_area(c, off, len, buf)                                       \
-	((const __typeof__(*(buf)) *)dynpf__area(c, off, len, buf, sizeof(*(buf))))
-
-dynpf_inline const void *dynpf__area(const struct dynpf_cursor *c, __u32 off, __u32 len,
-				     void *buf, __u32 max)
-{
-	if (len > max || !dynpf_cur_need(c, off, len))
-		return NULL;
-	memcpy(buf, c->src + off, len);
-	memset((__u8 *)buf + len, 0, max - len);
-	return buf;
-}
-
-dynpf_inline int dynpf_cur_fetch_area(const struct dynpf_cursor *c, __u32 off, __u32 len)
-{
-	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
-		return -1;
-	memcpy(c->area->b, c->src + off, len);
-	return 0;
+	dynpf_cur_refill(c, 0);
 }
 
 #endif
+
+/* Either build: */
+
+/*
+ * The window's offset of the n bytes at packet offset off, after sliding the
+ * window there if they are not in it; -1 if the packet does not have them.
+ */
+dynpf_inline __s64 dynpf_cur_win(struct dynpf_cursor *c, __u32 off, __u32 n)
+{
+	struct dynpf_area *a = c->area;
+
+	if (!dynpf_cur_need(c, off, n))
+		return -1;
+	if (off < a->wbase || off - a->wbase > a->wlen || n > a->wlen - (off - a->wbase)) {
+		/* need() left n bytes from off: the window gets them all
+		 * (n <= DYNPF_WIN). */
+		if (dynpf_cur_refill(c, off))
+			return -1;
+	}
+	return off - a->wbase;
+}
+
+/* size must be a compile-time constant: the window index is bounded by it. */
+#define dynpf_cur_slice(c, off, T) ((const T *)dynpf__slice(c, off, sizeof(T)))
+
+dynpf_inline const void *dynpf__slice(struct dynpf_cursor *c, __u32 off, const __u32 size)
+{
+	__s64 i = dynpf_cur_win(c, off, size);
+
+	if (i < 0)
+		return NULL;
+	/*
+	 * i + size <= DYNPF_WIN already; for the verifier, an index with no
+	 * history, bounded by a mask rather than a branch (the area behind
+	 * the window leaves room for any header): no path that cannot be
+	 * taken.
+	 */
+	return c->area->b + (dynpf_forget(c->area, i) & (DYNPF_WIN - 1));
+}
+
+/*
+ * Make the len bytes at off walkable: their offset in area->b (at most
+ * DYNPF_WIN), or -1. An area that fits in the window is walked in place
+ * there, the window slid to its start if needed; a longer one is copied
+ * behind the window.
+ */
+dynpf_inline int dynpf_cur_fetch_area(struct dynpf_cursor *c, __u32 off, __u32 len)
+{
+	__s64 i;
+
+	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
+		return -1;
+	if (len <= DYNPF_WIN) {
+		i = dynpf_cur_win(c, off, len);
+		return i < 0 || i > DYNPF_WIN ? -1 : (int)i;
+	}
+	return dynpf_cur_copy(c, c->area->b + DYNPF_WIN, off, len) ? -1 : DYNPF_WIN;
+}
 
 #endif /* DYNPF_PARSERS_CURSOR_H */

@@ -31,8 +31,7 @@ dynpf_inline int dynpf_ethertype_next(__u16 proto)
 dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l2 *l2 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l2;
-	struct dynpf_ethhdr buf;
-	const struct dynpf_ethhdr *eth = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ethhdr *eth = dynpf_cur_slice(c, c->off, struct dynpf_ethhdr);
 	__u16 proto;
 
 	if (!eth)
@@ -58,8 +57,7 @@ dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
 dynpf_inline int dynpf_parse_vlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l2 *l2 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l2;
-	struct dynpf_vlanhdr buf;
-	const struct dynpf_vlanhdr *vh = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_vlanhdr *vh = dynpf_cur_slice(c, c->off, struct dynpf_vlanhdr);
 	__u32 n = l2->nvlan;
 	__u16 proto;
 

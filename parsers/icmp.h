@@ -14,8 +14,7 @@
 dynpf_inline int dynpf_parse_icmp_any(struct dynpf_cursor *c, struct dynpf_pkt *p, int v6)
 {
 	struct dynpf_l4 *l4 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l4;
-	struct dynpf_icmphdr buf;
-	const struct dynpf_icmphdr *ih = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_icmphdr *ih = dynpf_cur_slice(c, c->off, struct dynpf_icmphdr);
 	int echo;
 
 	if (!ih)

@@ -100,8 +100,7 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_stack *st = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)];
 	struct dynpf_l3 *l3 = &st->l3;
-	struct dynpf_iphdr buf;
-	const struct dynpf_iphdr *ip = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_iphdr *ip = dynpf_cur_slice(c, c->off, struct dynpf_iphdr);
 	__u32 hlen, tot_len;
 	__u16 frag;
 	int r;
@@ -153,14 +152,13 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	/* A non-first fragment carries no L4 header, whatever its bytes say. */
 	if (frag & DYNPF_IP_OFFMASK)
 		return DYNPF_P_NONE;
-	return dynpf_ipproto_next(ip->proto, 0);
+	return dynpf_ipproto_next(l3->proto, 0); /* not ip: the walk may slide the window */
 }
 
 dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
-	struct dynpf_ipv6hdr buf;
-	const struct dynpf_ipv6hdr *ip6 = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ipv6hdr *ip6 = dynpf_cur_slice(c, c->off, struct dynpf_ipv6hdr);
 	__u32 vtf, plen;
 
 	if (!ip6)

@@ -171,8 +171,7 @@ dynpf_inline __u8 dynpf_ext_commit(struct dynpf_cursor *c, struct dynpf_pkt *p)
 /* Hop-by-hop and destination options. */
 dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
 {
-	struct dynpf_ip6_ext2 buf;
-	const struct dynpf_ip6_ext2 *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ip6_ext2 *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ext2);
 	struct dynpf_ext *e;
 	__u32 len;
 	__u8 idx;
@@ -210,8 +209,7 @@ dynpf_inline int dynpf_parse_dstopts(struct dynpf_cursor *c, struct dynpf_pkt *p
 
 dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	struct dynpf_ip6_rt buf;
-	const struct dynpf_ip6_rt *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ip6_rt *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_rt);
 	struct dynpf_ext *e;
 	__u32 len, segs;
 	__u8 idx;
@@ -255,8 +253,7 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
-	struct dynpf_ip6_frag buf;
-	const struct dynpf_ip6_frag *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ip6_frag *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_frag);
 	struct dynpf_ext *e;
 	__u16 om;
 	int r;
@@ -292,8 +289,7 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 
 dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	struct dynpf_ip6_ah buf;
-	const struct dynpf_ip6_ah *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ip6_ah *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ah);
 	struct dynpf_ext *e;
 	__u32 len;
 	int r;
@@ -320,8 +316,7 @@ dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 /* ESP: what follows SPI and sequence number is encrypted; the walk ends. */
 dynpf_inline int dynpf_parse_esp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	struct dynpf_ip6_esp buf;
-	const struct dynpf_ip6_esp *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_ip6_esp *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_esp);
 	struct dynpf_ext *e;
 	int r;
 

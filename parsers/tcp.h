@@ -73,8 +73,7 @@ dynpf_inline void dynpf_tcp_opt_decode(struct dynpf_l4 *l4, const __u8 *a, __u64
 dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l4 *l4 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l4;
-	struct dynpf_tcphdr buf;
-	const struct dynpf_tcphdr *th = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_tcphdr *th = dynpf_cur_slice(c, c->off, struct dynpf_tcphdr);
 	__u32 doff;
 	int r;
 

@@ -7,8 +7,8 @@
  * recorded in its family's list in the parse result, and the family's
  * decoder reads the types it knows from bytes already in the area.
  *
- * dynpf_tlv_walk() fetches the area once into the cursor's scratch area and
- * walks it in dynpf_tlv_walk_area() (parsers/tlvstep.h): a global subprogram
+ * dynpf_tlv_walk() walks the area in place in the cursor's window, or
+ * fetches it once into the scratch area behind it, in dynpf_tlv_walk_area() (parsers/tlvstep.h): a global subprogram
  * with a may_goto loop, so the verifier checks the walk once, not once per
  * path that reaches an area, and no call is made per TLV.
  */
@@ -43,6 +43,7 @@ struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
 	__u8 ext;      /* IPv6 options, SRH: index of its header in st[].ip6.ext */
 	__u8 pad[2];
 	__u16 steps;   /* TLVs walked so far */
+	__u64 abase;   /* where the area starts in the scratch area (<= DYNPF_WIN) */
 	__u64 len;     /* bytes in the area */
 	__u64 pos;     /* offset of the next TLV within the area */
 	__u64 base;    /* packet offset of the area */
@@ -189,11 +190,15 @@ dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u
 	struct dynpf_tlv_it *it = (struct dynpf_tlv_it *)c->area->it;
 	int r;
 
+	int abase;
+
 	if (!len)
 		return 0;
-	if (dynpf_cur_fetch_area(c, off, len))
+	abase = dynpf_cur_fetch_area(c, off, len);
+	if (abase < 0)
 		return -DYNPF_E_TRUNCATED;
 	dynpf_tlv_it_init(it, len, off);
+	it->abase = abase;
 	it->family = family;
 	it->layer = p->nlayers;
 	it->stack = c->stack;

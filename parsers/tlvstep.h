@@ -40,30 +40,36 @@ dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_
 {
 	const struct dynpf_tlv_desc *d;
 	struct dynpf_stack *st;
+	const __u8 *b;
+	__u64 abase = it->abase;
 	int r;
 
+	/* The area: in the window, or behind it; AREA_MAX bytes either way. */
+	if (abase > DYNPF_WIN)
+		return -DYNPF_E_TLV_LEN;
+	b = a->b + abase;
 	d = dynpf_tlv_desc_of(it->family);
 	if (!d)
 		return -DYNPF_E_TLV_LEN;
-	r = dynpf_tlv_next(it, a->b, d, sizeof(*a));
+	r = dynpf_tlv_next(it, b, d, DYNPF_AREA_MAX);
 	if (r <= 0)
 		return r;
 	dynpf_tlv_record(p, it);
 	st = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)];
 	switch (it->family) {
 	case DYNPF_TLV_TCP_OPT:
-		dynpf_tcp_opt_decode(&st->l4, a->b, it->toff, it->type, it->tlen);
+		dynpf_tcp_opt_decode(&st->l4, b, it->toff, it->type, it->tlen);
 		break;
 	case DYNPF_TLV_IPV4_OPT:
-		dynpf_ipv4_opt_decode(&st->ip4opt, a->b, it->toff, it->type, it->tlen);
+		dynpf_ipv4_opt_decode(&st->ip4opt, b, it->toff, it->type, it->tlen);
 		break;
 	case DYNPF_TLV_IPV6_HBH:
 	case DYNPF_TLV_IPV6_DST:
-		dynpf_ip6_opt_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], a->b, it->toff,
+		dynpf_ip6_opt_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], b, it->toff,
 				     it->type, it->tlen);
 		break;
 	case DYNPF_TLV_SRH_TLV:
-		dynpf_srh_tlv_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], a->b, it->toff,
+		dynpf_srh_tlv_decode(&st->ip6.ext[it->ext & (DYNPF_MAX_EXT - 1)], b, it->toff,
 				     it->type, it->tlen);
 		break;
 	}

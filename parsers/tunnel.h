@@ -34,8 +34,7 @@ dynpf_inline int dynpf_tun_inner(__u16 ethertype)
 /* IP version guessed from the first nibble (MPLS, GTP-U payloads). */
 dynpf_inline int dynpf_guess_ip(struct dynpf_cursor *c, int inner)
 {
-	__u8 buf[1];
-	const __u8 *b = (const __u8 *)dynpf_cur_slice(c, c->off, &buf);
+	const __u8 *b = dynpf_cur_slice(c, c->off, __u8);
 
 	if (!b)
 		return DYNPF_P_NONE;
@@ -50,12 +49,11 @@ dynpf_inline int dynpf_guess_ip(struct dynpf_cursor *c, int inner)
 dynpf_inline int dynpf_parse_mpls(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_mpls *m = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].mpls;
-	struct dynpf_be32 buf;
 	__u32 i, lse;
 
 	m->n = 0;
 	for (i = 0; i < DYNPF_MAX_MPLS; i++) {
-		const struct dynpf_be32 *l = dynpf_cur_slice(c, c->off, &buf);
+		const struct dynpf_be32 *l = dynpf_cur_slice(c, c->off, struct dynpf_be32);
 
 		if (!l)
 			return -DYNPF_E_TRUNCATED;
@@ -86,10 +84,8 @@ struct dynpf_grehdr {
 dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
-	struct dynpf_grehdr buf;
-	const struct dynpf_grehdr *g = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_grehdr *g = dynpf_cur_slice(c, c->off, struct dynpf_grehdr);
 	__u32 len = sizeof(*g), f;
-	struct dynpf_be32 w;
 	const struct dynpf_be32 *v;
 
 	if (!g)
@@ -105,14 +101,14 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (f & DYNPF_GRE_C)
 		len += 4; /* checksum + reserved1 */
 	if (f & DYNPF_GRE_K) {
-		v = dynpf_cur_slice(c, c->off + len, &w);
+		v = dynpf_cur_slice(c, c->off + len, struct dynpf_be32);
 		if (!v)
 			return -DYNPF_E_TRUNCATED;
 		t->key = dynpf_ntohl(v->v);
 		len += 4;
 	}
 	if (f & DYNPF_GRE_S) {
-		v = dynpf_cur_slice(c, c->off + len, &w);
+		v = dynpf_cur_slice(c, c->off + len, struct dynpf_be32);
 		if (!v)
 			return -DYNPF_E_TRUNCATED;
 		t->seq = dynpf_ntohl(v->v);
@@ -139,8 +135,7 @@ struct dynpf_vxlanhdr {
 dynpf_inline int dynpf_parse_vxlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
-	struct dynpf_vxlanhdr buf;
-	const struct dynpf_vxlanhdr *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_vxlanhdr *h = dynpf_cur_slice(c, c->off, struct dynpf_vxlanhdr);
 
 	if (!h)
 		return -DYNPF_E_TRUNCATED;
@@ -181,8 +176,7 @@ static const struct dynpf_tlv_desc dynpf_geneve_opt_desc = {
 dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
-	struct dynpf_genevehdr buf;
-	const struct dynpf_genevehdr *h = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_genevehdr *h = dynpf_cur_slice(c, c->off, struct dynpf_genevehdr);
 	__u32 optlen;
 	int r;
 
@@ -226,16 +220,17 @@ struct dynpf_gtpu_opt {
 dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
-	struct dynpf_gtpuhdr buf;
-	const struct dynpf_gtpuhdr *h = dynpf_cur_slice(c, c->off, &buf);
-	struct dynpf_gtpu_opt obuf;
+	const struct dynpf_gtpuhdr *h = dynpf_cur_slice(c, c->off, struct dynpf_gtpuhdr);
 	const struct dynpf_gtpu_opt *o;
 	__u32 i, next, elen;
-	__u8 lbuf[1];
 	const __u8 *l;
+	__u8 flags, type;
 
 	if (!h)
 		return -DYNPF_E_TRUNCATED;
+	/* Kept: the next slice may slide the window away from h. */
+	flags = h->flags;
+	type = h->type;
 	*t = (struct dynpf_tun){
 		.proto = DYNPF_P_GTPU,
 		.flags = h->flags,
@@ -243,15 +238,15 @@ dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.key = dynpf_ntohl(h->teid),
 	};
 	/* GTPv1 (version 1) with protocol type GTP (PT 1). */
-	if (h->flags >> 5 != 1 || !(h->flags & 0x10))
+	if (flags >> 5 != 1 || !(flags & 0x10))
 		return -DYNPF_E_BAD_VERSION;
 	c->off += sizeof(*h);
-	if (h->flags & 0x07) {
-		o = dynpf_cur_slice(c, c->off, &obuf);
+	if (flags & 0x07) {
+		o = dynpf_cur_slice(c, c->off, struct dynpf_gtpu_opt);
 		if (!o)
 			return -DYNPF_E_TRUNCATED;
 		t->seq = dynpf_ntohs(o->seq);
-		next = (h->flags & 0x04) ? o->next_ext : 0;
+		next = (flags & 0x04) ? o->next_ext : 0;
 		t->next_ext = next;
 		c->off += sizeof(*o);
 		/* Extension headers: length in 4-byte words, next type last. */
@@ -262,7 +257,7 @@ dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 			}
 			t->ext_type[i] = next;
 			t->n_ext = i + 1;
-			l = (const __u8 *)dynpf_cur_slice(c, c->off, &lbuf);
+			l = dynpf_cur_slice(c, c->off, __u8);
 			if (!l)
 				return -DYNPF_E_TRUNCATED;
 			elen = (__u32)l[0] * 4;
@@ -270,14 +265,14 @@ dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 				c->err_off = c->off;
 				return -DYNPF_E_BAD_LEN;
 			}
-			l = (const __u8 *)dynpf_cur_slice(c, c->off + elen - 1, &lbuf);
+			l = dynpf_cur_slice(c, c->off + elen - 1, __u8);
 			if (!l || !dynpf_cur_need(c, c->off, elen))
 				return -DYNPF_E_TRUNCATED;
 			next = l[0];
 			c->off += elen;
 		}
 	}
-	if (h->type != DYNPF_GTPU_GPDU)
+	if (type != DYNPF_GTPU_GPDU)
 		return DYNPF_P_NONE;
 	return dynpf_guess_ip(c, DYNPF_NEXT_INNER);
 }

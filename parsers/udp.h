@@ -8,8 +8,7 @@
 dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_stack *st = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)];
-	struct dynpf_udphdr buf;
-	const struct dynpf_udphdr *uh = dynpf_cur_slice(c, c->off, &buf);
+	const struct dynpf_udphdr *uh = dynpf_cur_slice(c, c->off, struct dynpf_udphdr);
 	__u32 ulen;
 
 	if (!uh)

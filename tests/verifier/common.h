@@ -8,3 +8,18 @@
 #include "cursor.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* The cursor's window and scratch area, as dynpf.bpf.c has them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_area);
+} test_area SEC(".maps");
+
+static __always_inline struct dynpf_area *test_area_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&test_area, &zero);
+}

@@ -2,7 +2,7 @@
 /* EXPECT: memory, len pair leads to invalid memory access */
 /*
  * bpf_dynptr_slice() needs a constant size: a length read from the packet
- * cannot size a slice (dynpf_cur_area() exists for that).
+ * cannot size a slice (dynpf_cur_fetch_area() exists for that).
  */
 #include "common.h"
 

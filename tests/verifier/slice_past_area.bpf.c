@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* EXPECT: invalid access to map value */
+/*
+ * A header points into the window, inside the scratch map value: reading
+ * past that value is refused. (Past the header but inside the value is not:
+ * the header's own length is the parser's to respect; the native build and
+ * the differential tests check it.)
+ */
+#include "common.h"
+
+SEC("xdp")
+int past_area(struct xdp_md *ctx)
+{
+	struct dynpf_area *area = test_area_get();
+	struct bpf_dynptr dp;
+	struct dynpf_cursor c;
+	const __u8 *h;
+
+	if (!area)
+		return XDP_PASS;
+	bpf_dynptr_from_xdp(ctx, 0, &dp);
+	dynpf_cur_init(&c, &dp, area, DYNPF_PARSE_CFG_DEFAULT);
+	h = (const __u8 *)dynpf_cur_slice(&c, 0, struct dynpf_ethhdr);
+	if (!h)
+		return XDP_PASS;
+	return h[sizeof(struct dynpf_area)];
+}
