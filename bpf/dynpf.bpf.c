@@ -76,6 +76,10 @@ struct {
 	__uint(max_entries, 1 << 20);
 } dynpf_trace SEC(".maps");
 
+/*
+ * Two counters per packet, four when it failed to parse: the totals and the
+ * packets parsed without error follow from these (dynpf_stats_read()).
+ */
 static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynpf_pkt *p,
 					const struct dynpf_verdict *v)
 {
@@ -83,12 +87,12 @@ static __always_inline void dynpf_count(struct dynpf_stats *s, const struct dynp
 
 	if (a >= DYNPF_STATS_ACTS)
 		a = 0;
-	s->packets++;
-	s->bytes += p->pkt_len;
-	s->err[e]++;
-	s->err_bytes[e] += p->pkt_len;
 	s->act[a]++;
 	s->act_bytes[a] += p->pkt_len;
+	if (e) {
+		s->err[e]++;
+		s->err_bytes[e] += p->pkt_len;
+	}
 }
 
 static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct dynpf_pkt *p,

@@ -89,10 +89,11 @@ dynpf_inline __u8 dynpf_ip6_upper(const struct dynpf_stack *st)
 }
 
 /*
- * A subprogram in BPF: on the caller's stack, clang would index v->s[] by
- * or-ing the stack index into the frame pointer, which the verifier refuses.
+ * Inlined: the BPF classifier keeps v in its per-CPU scratch map value. (On
+ * a BPF stack, clang would index v->s[] by or-ing the stack index into the
+ * frame pointer, which the verifier refuses.)
  */
-DYNPF_SUBPROG int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
+dynpf_inline int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
 {
 	__u32 i;
 

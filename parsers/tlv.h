@@ -109,9 +109,10 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 }
 
 /* Record the current TLV in its family's list and summary. */
-dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it)
+dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
+				    const __u32 f)
 {
-	__u32 f = it->family, n;
+	__u32 n;
 	struct dynpf_tlv_list *l;
 	__u8 t8 = it->type & 0xff;
 
@@ -119,6 +120,7 @@ dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_i
 		return;
 	l = &p->tlv[f];
 	n = l->n;
+	p->tlv_fams |= 1 << f;
 
 	l->seen[t8 >> 6] |= 1ULL << (t8 & 63);
 	if (l->count < 255)
@@ -131,23 +133,31 @@ dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_i
 		.type = it->type,
 		.len = it->tlen,
 		.off = it->base + it->toff,
-		.family = it->family,
+		.family = f,
 		.layer = it->layer,
 	};
 	l->n = n + 1;
 }
 
-/* Clear every family's list: the first thing a parse does. */
+/*
+ * Clear the lists: the first thing a parse does. Only the families the last
+ * packet used (tlv_fams) can hold anything: the others were cleared before
+ * (in BPF the result is a per-CPU buffer reused packet after packet, zeroed
+ * when the map is made; natively the caller zeroes it).
+ */
 dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 {
-	__u32 f;
+	__u32 f, used = p->tlv_fams;
 
 	for (f = 0; f < DYNPF_TLV_NFAM; f++) {
 		struct dynpf_tlv_list *l = &p->tlv[f];
 
+		if (!(used & (1u << f)))
+			continue;
 		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
 		l->count = l->overflow = l->n = 0;
 	}
+	p->tlv_fams = 0;
 }
 
 /*

@@ -33,30 +33,30 @@ dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
 /*
  * One TLV of the area: step, record, decode. Inlined in the walk's may_goto
  * loop (it was a global subprogram called per TLV: about 10 ns a call
- * here). 1 for a TLV, 0 at the end of the area, or -DYNPF_E_*.
+ * here), and specialised per family: family is a constant at each use (see
+ * dynpf_tlv_walk_area()), so the descriptor's fields and the choice of
+ * decoder fold into the code instead of being loaded per TLV. 1 for a TLV,
+ * 0 at the end of the area, or -DYNPF_E_*.
  */
 dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				   struct dynpf_pkt *p)
+				   struct dynpf_pkt *p, const __u32 family)
 {
-	const struct dynpf_tlv_desc *d;
+	const struct dynpf_tlv_desc *d = dynpf_tlv_desc_of(family);
 	struct dynpf_stack *st;
 	const __u8 *b;
 	__u64 abase = it->abase;
 	int r;
 
 	/* The area: in the window, or behind it; AREA_MAX bytes either way. */
-	if (abase > DYNPF_WIN)
+	if (abase > DYNPF_WIN || !d)
 		return -DYNPF_E_TLV_LEN;
 	b = a->b + abase;
-	d = dynpf_tlv_desc_of(it->family);
-	if (!d)
-		return -DYNPF_E_TLV_LEN;
 	r = dynpf_tlv_next(it, b, d, DYNPF_AREA_MAX);
 	if (r <= 0)
 		return r;
-	dynpf_tlv_record(p, it);
+	dynpf_tlv_record(p, it, family);
 	st = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)];
-	switch (it->family) {
+	switch (family) {
 	case DYNPF_TLV_TCP_OPT:
 		dynpf_tcp_opt_decode(&st->l4, b, it->toff, it->type, it->tlen);
 		break;
@@ -76,30 +76,51 @@ dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_
 	return 1;
 }
 
-
-/*
- * The loop over an area's TLVs: one global subprogram per area, its rounds
- * bounded by may_goto (dynpf_cond_break), so the verifier checks the loop
- * like an iterator's and no call is made per TLV. The step count lives in
- * the iterator (memory), so it does not keep the rounds' states apart.
- */
-DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				      struct dynpf_pkt *p)
+/* The loop over one area's TLVs, for one family (a constant). */
+dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				struct dynpf_pkt *p, const __u32 family)
 {
 	int r;
 
-	if (!a || !it || !p)
-		return -DYNPF_E_TLV_LEN;
 	it->steps = 0;
 	for (;;) {
 		dynpf_cond_break;
 		if (it->steps++ >= DYNPF_TLV_MAX_STEPS)
 			return it->pos < it->len ? -DYNPF_E_TLV_COUNT : 0;
-		r = dynpf_tlv_step_in(a, it, p);
+		r = dynpf_tlv_step_in(a, it, p, family);
 		if (r <= 0)
 			return r;
 	}
 	return -DYNPF_E_TLV_COUNT;
+}
+
+/*
+ * The walk over an area's TLVs: one global subprogram per area, its rounds
+ * bounded by may_goto (dynpf_cond_break), so the verifier checks each loop
+ * like an iterator's and no call is made per TLV. The step count lives in
+ * the iterator (memory), so it does not keep the rounds' states apart. One
+ * loop per family, each with its descriptor folded in.
+ */
+DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				      struct dynpf_pkt *p)
+{
+	if (!a || !it || !p)
+		return -DYNPF_E_TLV_LEN;
+	switch (it->family) {
+	case DYNPF_TLV_TCP_OPT:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_TCP_OPT);
+	case DYNPF_TLV_IPV4_OPT:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV4_OPT);
+	case DYNPF_TLV_IPV6_HBH:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV6_HBH);
+	case DYNPF_TLV_IPV6_DST:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV6_DST);
+	case DYNPF_TLV_SRH_TLV:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_SRH_TLV);
+	case DYNPF_TLV_GENEVE_OPT:
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_GENEVE_OPT);
+	}
+	return -DYNPF_E_TLV_LEN;
 }
 
 #endif /* DYNPF_PARSERS_TLVSTEP_H */

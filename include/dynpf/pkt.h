@@ -332,7 +332,7 @@ struct dynpf_pkt {
 	__u16 err_proto; /* DYNPF_P_* of the header that failed */
 	__u16 err_off;  /* offset of the failing header or field */
 	__u8 nstacks;   /* stacks with at least one layer */
-	__u8 pad0;
+	__u8 tlv_fams;  /* bit f: tlv[f] has entries (1 << DYNPF_TLV_*) */
 	__u32 l4_payload_off; /* first byte after the last L4 header, or 0 */
 	struct dynpf_layer layers[DYNPF_MAX_LAYERS];
 	struct dynpf_stack st[DYNPF_MAX_STACKS];
@@ -361,7 +361,10 @@ struct dynpf_parse_cfg {
  * dynpf_stats_key(): per interface slot and DYNPF_HOOK_*; user space sums
  * the CPUs (and the slots, for a hook's totals). Interface slots are given
  * out by the daemon in "dynpf_ifslots" (indexed by ifindex); slot 0 holds
- * every other interface (and test runs).
+ * every other interface (and test runs). The programs count act[],
+ * act_bytes[] and, for the packets that failed, err[e]/err_bytes[e];
+ * packets, bytes and err[0] (parsed without error) are filled in from those
+ * by the reader, dynpf_stats_read() (loader/progs.c).
  */
 #define DYNPF_STATS_ERR_SLOTS 16
 #define DYNPF_STATS_ACTS 4  /* 0 (none), DYNPF_ACT_PASS, _DROP, _REDIRECT */
