@@ -78,22 +78,25 @@ struct dynpf_tuple_sel {
  * a walk compares first. Two keys with one hash share their entries' hash:
  * harmless, every candidate is checked whole by dynpf_rule_match().
  */
-static __always_inline __u64 dynpf_hash_round(__u64 x, __u64 w, __u64 c)
-{
-	x = (x ^ w) * c;
-	return x ^ (x >> 32); /* a product's low bits see only low bits: fold */
-}
-
+/*
+ * Six independent products, summed, rather than a chain of rounds: the
+ * multiplies run side by side in the CPU. A chain of six multiplies, each
+ * waiting for the last, cost about 15 ns per tuple walked, the classifier's
+ * largest cost with many tuples (perf, 10,000 rules). A product's low bits
+ * see only its word's low bits: the fold and the final multiply carry every
+ * input bit into the low bits that pick the bucket.
+ */
 static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
 {
-	__u64 x = 0;
+	__u64 x;
 
-	x = dynpf_hash_round(x, k->w[0], 0x9e3779b97f4a7c15ull);
-	x = dynpf_hash_round(x, k->w[1], 0xbf58476d1ce4e5b9ull);
-	x = dynpf_hash_round(x, k->w[2], 0x94d049bb133111ebull);
-	x = dynpf_hash_round(x, k->w[3], 0x9e3779b97f4a7c15ull);
-	x = dynpf_hash_round(x, k->w[4], 0xbf58476d1ce4e5b9ull);
-	x = dynpf_hash_round(x, k->w[5], 0x94d049bb133111ebull);
+	x = (k->w[0] ^ 0x243f6a8885a308d3ull) * 0x9e3779b97f4a7c15ull +
+	    (k->w[1] ^ 0x13198a2e03707344ull) * 0xbf58476d1ce4e5b9ull +
+	    (k->w[2] ^ 0xa4093822299f31d0ull) * 0x94d049bb133111ebull +
+	    (k->w[3] ^ 0x082efa98ec4e6c89ull) * 0xd6e8feb86659fd93ull +
+	    (k->w[4] ^ 0x452821e638d01377ull) * 0xc2b2ae3d27d4eb4full +
+	    (k->w[5] ^ 0xbe5466cf34e90c6cull) * 0x165667b19e3779f9ull;
+	x ^= x >> 32;
 	x *= 0xff51afd7ed558ccdull;
 	return x ^ (x >> 33);
 }
