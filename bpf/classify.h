@@ -132,7 +132,6 @@ struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
 	__u64 hash;      /* of the masked key of the tuple being walked */
-	struct dynpf_key mk; /* that masked key (here, not on the 512-byte stack) */
 	struct dynpf_cls_view view;
 	__u32 side;
 	__u32 best;      /* the best terminal rule so far, 0: none */
@@ -423,9 +422,7 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 			continue;
 		/* The tuple's stack is kept in its mask's pad byte; its slot
 		 * goes in the key's (dynpf_key_hash). */
-		dynpf_key_and(&cs->mk, &cs->keys[tu->mask.pad & 1], &tu->mask);
-		cs->mk.pad = i;
-		cs->hash = dynpf_key_hash(&cs->mk);
+		cs->hash = dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask, i);
 		head = dynpf_head(side, cs->hash);
 		if (head && *head)
 			dynpf_chain(cs, p, *head);

@@ -86,19 +86,49 @@ struct dynpf_tuple_sel {
  * see only its word's low bits: the fold and the final multiply carry every
  * input bit into the low bits that pick the bucket.
  */
-static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
+static __always_inline __u64 dynpf_hash6(__u64 w0, __u64 w1, __u64 w2, __u64 w3, __u64 w4,
+					 __u64 w5)
 {
 	__u64 x;
 
-	x = (k->w[0] ^ 0x243f6a8885a308d3ull) * 0x9e3779b97f4a7c15ull +
-	    (k->w[1] ^ 0x13198a2e03707344ull) * 0xbf58476d1ce4e5b9ull +
-	    (k->w[2] ^ 0xa4093822299f31d0ull) * 0x94d049bb133111ebull +
-	    (k->w[3] ^ 0x082efa98ec4e6c89ull) * 0xd6e8feb86659fd93ull +
-	    (k->w[4] ^ 0x452821e638d01377ull) * 0xc2b2ae3d27d4eb4full +
-	    (k->w[5] ^ 0xbe5466cf34e90c6cull) * 0x165667b19e3779f9ull;
+	x = (w0 ^ 0x243f6a8885a308d3ull) * 0x9e3779b97f4a7c15ull +
+	    (w1 ^ 0x13198a2e03707344ull) * 0xbf58476d1ce4e5b9ull +
+	    (w2 ^ 0xa4093822299f31d0ull) * 0x94d049bb133111ebull +
+	    (w3 ^ 0x082efa98ec4e6c89ull) * 0xd6e8feb86659fd93ull +
+	    (w4 ^ 0x452821e638d01377ull) * 0xc2b2ae3d27d4eb4full +
+	    (w5 ^ 0xbe5466cf34e90c6cull) * 0x165667b19e3779f9ull;
 	x ^= x >> 32;
 	x *= 0xff51afd7ed558ccdull;
 	return x ^ (x >> 33);
+}
+
+static __always_inline __u64 dynpf_key_hash(const struct dynpf_key *k)
+{
+	return dynpf_hash6(k->w[0], k->w[1], k->w[2], k->w[3], k->w[4], k->w[5]);
+}
+
+/* The pad byte of struct dynpf_key, in its first word. */
+_Static_assert(offsetof(struct dynpf_key, pad) == 7, "dynpf_key.pad is the 8th byte");
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define DYNPF_KEY_PAD_SHIFT 56
+#else
+#define DYNPF_KEY_PAD_SHIFT 0
+#endif
+
+/*
+ * dynpf_key_hash() of k under mask with slot in the pad byte, computed in
+ * registers: the same value as masking into a key, setting its pad and
+ * hashing it (what the control plane does for a rule), without the stores
+ * and loads.
+ */
+static __always_inline __u64 dynpf_key_hash_masked(const struct dynpf_key *k,
+						   const struct dynpf_key *mask, __u32 slot)
+{
+	__u64 w0 = k->w[0] & mask->w[0] & ~(0xffull << DYNPF_KEY_PAD_SHIFT);
+
+	w0 |= (__u64)(slot & 0xff) << DYNPF_KEY_PAD_SHIFT;
+	return dynpf_hash6(w0, k->w[1] & mask->w[1], k->w[2] & mask->w[2],
+			   k->w[3] & mask->w[3], k->w[4] & mask->w[4], k->w[5] & mask->w[5]);
 }
 
 /* Per rule id, during a transaction: what the staged ops did to it. */
