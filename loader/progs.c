@@ -264,29 +264,28 @@ int dynpf_stats_read(int map_fd, uint32_t slot, int hook, struct dynpf_stats *ou
 		err = -errno;
 		goto out;
 	}
+	/*
+	 * packets, bytes and err[0] are not counted by the programs
+	 * (bpf/dynpf.bpf.c, dynpf_count()): every packet has one action, and
+	 * those not in a parse error parsed.
+	 */
 	for (int c = 0; c < ncpu; c++) {
 		out->trace_lost += v[c].trace_lost;
 		out->no_dynptr += v[c].no_dynptr;
-		for (int e = 0; e < DYNPF_STATS_ERR_SLOTS; e++) {
-			out->err[e] += v[c].err[e];
-			out->err_bytes[e] += v[c].err_bytes[e];
-		}
 		for (int a = 0; a < DYNPF_STATS_ACTS; a++) {
 			out->act[a] += v[c].act[a];
 			out->act_bytes[a] += v[c].act_bytes[a];
+			out->packets += v[c].act[a];
+			out->bytes += v[c].act_bytes[a];
+			out->err[0] += v[c].act[a];
+			out->err_bytes[0] += v[c].act_bytes[a];
 		}
-	}
-	/* Not counted by the programs (bpf/dynpf.bpf.c, dynpf_count()): every
-	 * packet has one action, and those not in a parse error parsed. */
-	for (int a = 0; a < DYNPF_STATS_ACTS; a++) {
-		out->packets += out->act[a];
-		out->bytes += out->act_bytes[a];
-	}
-	out->err[0] = out->packets;
-	out->err_bytes[0] = out->bytes;
-	for (int e = 1; e < DYNPF_STATS_ERR_SLOTS; e++) {
-		out->err[0] -= out->err[e];
-		out->err_bytes[0] -= out->err_bytes[e];
+		for (int e = 1; e < DYNPF_STATS_ERR_SLOTS; e++) {
+			out->err[e] += v[c].err[e];
+			out->err_bytes[e] += v[c].err_bytes[e];
+			out->err[0] -= v[c].err[e];
+			out->err_bytes[0] -= v[c].err_bytes[e];
+		}
 	}
 out:
 	free(v);
