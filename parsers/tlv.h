@@ -61,9 +61,9 @@ dynpf_inline void dynpf_tlv_it_init(struct dynpf_tlv_it *it, __u32 len, __u32 ba
 }
 
 /*
- * Step to the next TLV of area a. amax is the size a is valid for (the
- * buffer size given to dynpf_cur_area); it bounds every index for the
- * verifier, while it->len bounds them for the protocol.
+ * Step to the next TLV of area a. amax is the size a is valid for
+ * (DYNPF_AREA_MAX from where dynpf_cur_fetch_area() put it); it bounds
+ * every index for the verifier, while it->len bounds them for the protocol.
  *
  * Returns 1 with it->type/tlen/toff set, 0 at the end of the area (or after an
  * end type, which is itself returned first as a 1-byte TLV), or
