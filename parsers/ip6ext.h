@@ -190,8 +190,9 @@ dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p
 	idx = dynpf_ext_commit(c, p);
 	c->off += len;
 	c->keep_layer = 1;
-	r = dynpf_tlv_walk(c, p, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
-			   c->off - len + 2, len - 2, idx);
+	r = dynpf_tlv_walk_inline(c, p,
+				  proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
+				  c->off - len + 2, len - 2, idx);
 	if (r < 0)
 		return r;
 	return dynpf_ipproto_next(e->nexthdr, 1);
@@ -243,8 +244,8 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 	idx = dynpf_ext_commit(c, p);
 	c->off += len;
 	c->keep_layer = 1;
-	r = dynpf_tlv_walk(c, p, DYNPF_TLV_SRH_TLV, c->off - len + sizeof(*h) + segs,
-			   len - sizeof(*h) - segs, idx);
+	r = dynpf_tlv_walk_inline(c, p, DYNPF_TLV_SRH_TLV, c->off - len + sizeof(*h) + segs,
+				  len - sizeof(*h) - segs, idx);
 	if (r < 0)
 		return r;
 	return dynpf_ipproto_next(e->nexthdr, 1);

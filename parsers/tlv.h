@@ -189,18 +189,23 @@ static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
 DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
 				      struct dynpf_pkt *p);
 
+/* The same walk inlined, for one family (parsers/tlvstep.h). */
+dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				   struct dynpf_pkt *p, __u32 family);
+
 /*
  * Walk the len-byte option area at packet offset off, of the given family,
  * carried by the header about to become layer p->nlayers. 0, or -DYNPF_E_*
- * with c->err_off at the TLV that failed.
+ * with c->err_off at the TLV that failed. inl: the walk inlined rather than
+ * called, for parsers that run inside a global subprogram already (the
+ * rare layers, dynpf_layer_step()): verified once there too, and a call
+ * (about 10 ns) less per area.
  */
-dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
-				__u32 off, __u32 len, __u8 ext)
+dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
+				 __u32 off, __u32 len, __u8 ext, const int inl)
 {
 	struct dynpf_tlv_it *it = (struct dynpf_tlv_it *)c->area->it;
-	int r;
-
-	int abase;
+	int abase, r;
 
 	if (!len)
 		return 0;
@@ -213,10 +218,18 @@ dynpf_inline int dynpf_tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u
 	it->layer = p->nlayers;
 	it->stack = c->stack;
 	it->ext = ext;
-	r = dynpf_tlv_walk_area(c->area, it, p);
+	if (inl)
+		r = dynpf_tlv_walk_in(c->area, it, p, family);
+	else
+		r = dynpf_tlv_walk_area(c->area, it, p);
 	if (r < 0)
 		c->err_off = off + it->pos;
 	return r;
 }
+
+#define dynpf_tlv_walk(c, p, family, off, len, ext)                            \
+	dynpf__tlv_walk(c, p, family, off, len, ext, 0)
+#define dynpf_tlv_walk_inline(c, p, family, off, len, ext)                     \
+	dynpf__tlv_walk(c, p, family, off, len, ext, 1)
 
 #endif /* DYNPF_PARSERS_TLV_H */

@@ -94,19 +94,11 @@ dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it 
 	return -DYNPF_E_TLV_COUNT;
 }
 
-/*
- * The walk over an area's TLVs: one global subprogram per area, its rounds
- * bounded by may_goto (dynpf_cond_break), so the verifier checks each loop
- * like an iterator's and no call is made per TLV. The step count lives in
- * the iterator (memory), so it does not keep the rounds' states apart. One
- * loop per family, each with its descriptor folded in.
- */
-DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				      struct dynpf_pkt *p)
+/* One loop per family, each with its descriptor folded in. */
+dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				   struct dynpf_pkt *p, __u32 family)
 {
-	if (!a || !it || !p)
-		return -DYNPF_E_TLV_LEN;
-	switch (it->family) {
+	switch (family) {
 	case DYNPF_TLV_TCP_OPT:
 		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_TCP_OPT);
 	case DYNPF_TLV_IPV4_OPT:
@@ -121,6 +113,22 @@ DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_t
 		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_GENEVE_OPT);
 	}
 	return -DYNPF_E_TLV_LEN;
+}
+
+/*
+ * The walk over an area's TLVs for the inline parse graph (TCP and IPv4
+ * options): one global subprogram per area, its rounds bounded by may_goto
+ * (dynpf_cond_break), so the verifier checks each loop like an iterator's
+ * and once, not once per path that reaches an area, and no call is made
+ * per TLV. The step count lives in the iterator (memory), so it does not
+ * keep the rounds' states apart.
+ */
+DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				      struct dynpf_pkt *p)
+{
+	if (!a || !it || !p)
+		return -DYNPF_E_TLV_LEN;
+	return dynpf_tlv_walk_in(a, it, p, it->family);
 }
 
 #endif /* DYNPF_PARSERS_TLVSTEP_H */
