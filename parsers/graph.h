@@ -180,6 +180,14 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 #endif
 	c.area = area;
 	r = dynpf_layer(&c, p, proto, 1);
+	/*
+	 * Rare layers come in runs (an IPv6 extension header chain, a tunnel
+	 * header and its inner IPv6 chain): a second one in the same call
+	 * saves a call and a clone (about 20 ns). Not a loop: its rounds'
+	 * states differ (the cursor's offsets) and the verifier walks each.
+	 */
+	if (r > DYNPF_P_NONE && dynpf_is_rare(r))
+		r = dynpf_layer(&c, p, r, 1);
 	cur->off = c.off;
 	cur->end = c.end;
 	cur->stack = c.stack;
