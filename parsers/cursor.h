@@ -278,12 +278,13 @@ dynpf_inline const void *dynpf__slice(struct dynpf_cursor *c, __u32 off, const _
 	if (i < 0)
 		return NULL;
 	/*
-	 * i + size <= DYNPF_WIN already; for the verifier, an index with no
-	 * history, bounded by a mask rather than a branch (the area behind
-	 * the window leaves room for any header): no path that cannot be
-	 * taken.
+	 * i + size <= DYNPF_WIN already; for the verifier, bounded by a mask
+	 * rather than a branch (the area behind the window leaves room for
+	 * any header): no path that cannot be taken. (Not through
+	 * dynpf_forget(): a memory round trip per header costs more, 2-7 ns a
+	 * packet, than the 9k instructions it saves the verifier.)
 	 */
-	return c->area->b + (dynpf_forget(c->area, i) & (DYNPF_WIN - 1));
+	return c->area->b + (i & (DYNPF_WIN - 1));
 }
 
 /*
