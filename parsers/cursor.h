@@ -105,8 +105,9 @@ dynpf_inline int dynpf_cur_need(const struct dynpf_cursor *c, __u32 off, __u32 n
 
 /*
  * n bytes at off inside an area of amax bytes made walkable by
- * dynpf_cur_fetch_area(), or NULL. Walkers index areas only through this: the fences make
- * clang test exactly the register it then adds to a, in the plain form
+ * dynpf_cur_fetch_area(), or NULL. Walkers index areas only through this:
+ * the fences make clang test exactly the register it then adds to a, in the
+ * plain form
  * "off > amax - n" the verifier can bound (left alone, clang rewrites the
  * test from what it knows of off, or tests a copy, and the verifier loses the
  * bound). Protocol length checks are the caller's; this one is for safety.
@@ -131,9 +132,10 @@ dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
 
 /*
  * x, as a value the verifier knows nothing of: stored to the area and
- * loaded back. Used where a bound or a size would otherwise make the
- * verifier track x's history (the packet offsets it came from) exactly, and
- * tell apart parse paths that differ only there.
+ * loaded back. For the sizes of reads: a helper's size argument must be
+ * exact for the verifier, which would otherwise track its history (the
+ * packet offsets it came from) back through the parse and tell apart paths
+ * that differ only there.
  */
 dynpf_inline __u64 dynpf_forget(struct dynpf_area *a, __u64 x)
 {
