@@ -107,10 +107,10 @@ dynpf_inline int dynpf_cur_need(const struct dynpf_cursor *c, __u32 off, __u32 n
  * n bytes at off inside an area of amax bytes made walkable by
  * dynpf_cur_fetch_area(), or NULL. Walkers index areas only through this:
  * the fences make clang test exactly the register it then adds to a, in the
- * plain form
- * "off > amax - n" the verifier can bound (left alone, clang rewrites the
- * test from what it knows of off, or tests a copy, and the verifier loses the
- * bound). Protocol length checks are the caller's; this one is for safety.
+ * plain form "off > amax - n" the verifier can bound (left alone, clang
+ * rewrites the test from what it knows of off, or tests a copy, and the
+ * verifier loses the bound). Protocol length checks are the caller's; this
+ * one is for safety.
  */
 dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
 					const __u64 amax)
