@@ -40,6 +40,8 @@
  */
 #include "dynpf/pkt.h"
 #include "common.h"
+/* dynpf_ip6chain_note() (ip6ext.h): the RFC 8200 flags, as dynpf sets them */
+#include "tlvstep.h"
 
 /* TCP option kinds (parsers/tcp.h has them too, with the dynptr walker). */
 #define BENCH_TCPOPT_EOL 0
@@ -829,23 +831,14 @@ static __always_inline struct dynpf_ext *ext_begin(struct hdr_cursor *nh, struct
 						   int proto)
 {
 	struct dynpf_ip6chain *ch = &cur_st(nh, p)->ip6;
-	__u32 n = ch->n, bit = 1u << ((proto - DYNPF_P_HOPOPTS) & 7);
+	__u32 n = ch->n;
 	struct dynpf_ext *e;
 
 	if (n >= DYNPF_MAX_EXT) {
 		set_err(p, DYNPF_E_DEPTH, proto, cur_off(nh));
 		return NULL;
 	}
-	if (proto == DYNPF_P_HOPOPTS && n)
-		ch->flags |= DYNPF_EXT_HBH_NOT_FIRST;
-	/* Destination options may come twice (before routing, and last). */
-	if (ch->seen & bit) {
-		if (proto != DYNPF_P_DSTOPTS || (ch->seen & 0x8000))
-			ch->flags |= DYNPF_EXT_REPEATED;
-		if (proto == DYNPF_P_DSTOPTS)
-			ch->seen |= 0x8000;
-	}
-	ch->seen |= bit;
+	dynpf_ip6chain_note(ch, proto);
 	e = &ch->ext[n & (DYNPF_MAX_EXT - 1)];
 	*e = (struct dynpf_ext){ .proto = proto, .layer = p->nlayers, .off = cur_off(nh) };
 	return e;

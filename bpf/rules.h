@@ -77,8 +77,7 @@ struct dynpf_tuple_sel {
  * bucket in dynpf_heads; the whole of it is kept in the rule entries, which
  * a walk compares first. Two keys with one hash share their entries' hash:
  * harmless, every candidate is checked whole by dynpf_rule_match().
- */
-/*
+ *
  * Six independent products, summed, rather than a chain of rounds: the
  * multiplies run side by side in the CPU. A chain of six multiplies, each
  * waiting for the last, cost about 15 ns per tuple walked, the classifier's

@@ -299,6 +299,12 @@ dynpf_inline int dynpf_cur_fetch_area(struct dynpf_cursor *c, __u32 off, __u32 l
 {
 	__s64 i;
 
+	/*
+	 * need() first, for every area, though dynpf_cur_win() checks it
+	 * again: tried once, the verifier then took dynpf_xdp past 1M
+	 * instructions (the bound on len the early test gives is what keeps
+	 * its paths together).
+	 */
 	if (len > DYNPF_AREA_MAX || !dynpf_cur_need(c, off, len))
 		return -1;
 	if (len <= DYNPF_WIN) {

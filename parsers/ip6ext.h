@@ -127,6 +127,27 @@ struct dynpf_ip6_esp {
 } DYNPF_WIRE;
 
 /*
+ * Note a header of type proto joining the chain: flag what RFC 8200 forbids
+ * (hop-by-hop not first, a header twice; destination options may come
+ * twice, before routing and last). Shared with the direct-access baseline
+ * (bpf/bench.bpf.c), which must flag the same.
+ */
+dynpf_inline void dynpf_ip6chain_note(struct dynpf_ip6chain *ch, int proto)
+{
+	__u32 bit = 1u << ((proto - DYNPF_P_HOPOPTS) & 7);
+
+	if (proto == DYNPF_P_HOPOPTS && ch->n)
+		ch->flags |= DYNPF_EXT_HBH_NOT_FIRST;
+	if (ch->seen & bit) {
+		if (proto != DYNPF_P_DSTOPTS || (ch->seen & 0x8000))
+			ch->flags |= DYNPF_EXT_REPEATED;
+		if (proto == DYNPF_P_DSTOPTS)
+			ch->seen |= 0x8000;
+	}
+	ch->seen |= bit;
+}
+
+/*
  * Claim the next entry of the chain for a header of type proto: enforce the
  * length limit, flag what RFC 8200 forbids, and fill the common fields. The
  * entry only counts (ip6.n) once the caller has validated the fixed part.
@@ -135,23 +156,14 @@ dynpf_inline struct dynpf_ext *dynpf_ext_begin(struct dynpf_cursor *c, struct dy
 					       int proto, int *err)
 {
 	struct dynpf_ip6chain *ch = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6;
-	__u32 n = ch->n, bit = 1u << ((proto - DYNPF_P_HOPOPTS) & 7);
+	__u32 n = ch->n;
 	struct dynpf_ext *e;
 
 	if (n >= DYNPF_MAX_EXT || n >= c->max_ext) {
 		*err = -DYNPF_E_DEPTH;
 		return NULL;
 	}
-	if (proto == DYNPF_P_HOPOPTS && n)
-		ch->flags |= DYNPF_EXT_HBH_NOT_FIRST;
-	/* Destination options may come twice (before routing, and last). */
-	if (ch->seen & bit) {
-		if (proto != DYNPF_P_DSTOPTS || (ch->seen & 0x8000))
-			ch->flags |= DYNPF_EXT_REPEATED;
-		if (proto == DYNPF_P_DSTOPTS)
-			ch->seen |= 0x8000;
-	}
-	ch->seen |= bit;
+	dynpf_ip6chain_note(ch, proto);
 	e = &ch->ext[n & (DYNPF_MAX_EXT - 1)];
 	*e = (struct dynpf_ext){ .proto = proto, .layer = p->nlayers, .off = c->off };
 	*err = 0;

@@ -98,20 +98,19 @@ dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it 
 dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
 				   struct dynpf_pkt *p, __u32 family)
 {
+	/* Each case hands its family on as a constant. */
+#define DYNPF_TLV_FAMILY_LOOP(f)                                               \
+	case f:                                                                \
+		return dynpf_tlv_loop(a, it, p, f)
 	switch (family) {
-	case DYNPF_TLV_TCP_OPT:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_TCP_OPT);
-	case DYNPF_TLV_IPV4_OPT:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV4_OPT);
-	case DYNPF_TLV_IPV6_HBH:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV6_HBH);
-	case DYNPF_TLV_IPV6_DST:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_IPV6_DST);
-	case DYNPF_TLV_SRH_TLV:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_SRH_TLV);
-	case DYNPF_TLV_GENEVE_OPT:
-		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_GENEVE_OPT);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_TCP_OPT);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV4_OPT);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_HBH);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_DST);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_SRH_TLV);
+		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_GENEVE_OPT);
 	}
+#undef DYNPF_TLV_FAMILY_LOOP
 	return -DYNPF_E_TLV_LEN;
 }
 
