@@ -138,6 +138,8 @@ struct dynpf_cls_scratch {
 	__u32 best_prio;
 	__u32 nc;        /* non-terminal matches in coll[] */
 	__u32 coll[DYNPF_COLL_SLOTS];
+	__u32 coll_prio[DYNPF_COLL_SLOTS]; /* their priorities: no rule lookup
+					    * to order them */
 };
 
 struct {
@@ -157,17 +159,19 @@ static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id
 	__u32 worst = 0, worst_prio = 0, slot = 0, k;
 
 	for (k = 0; k < DYNPF_MAX_NONTERM; k++) {
-		__u32 cid = cs->coll[k];
-		struct dynpf_rule_ent *c = dynpf_rule_ent(cs->side, cid);
+		__u32 cid = cs->coll[k], cprio = cs->coll_prio[k];
 
-		if (c && (!worst || dynpf_before(worst_prio, worst, c->r.prio, cid))) {
+		if (cid && (!worst || dynpf_before(worst_prio, worst, cprio, cid))) {
 			worst = cid;
-			worst_prio = c->r.prio;
+			worst_prio = cprio;
 			slot = k;
 		}
 	}
-	if (worst && dynpf_before(prio, id, worst_prio, worst))
-		cs->coll[slot & (DYNPF_COLL_SLOTS - 1)] = id;
+	if (worst && dynpf_before(prio, id, worst_prio, worst)) {
+		slot &= DYNPF_COLL_SLOTS - 1;
+		cs->coll[slot] = id;
+		cs->coll_prio[slot] = prio;
+	}
 }
 
 /*
@@ -243,9 +247,12 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 			cs->best_prio = e->r.prio;
 			return 0;
 		}
-		if (cs->nc < DYNPF_MAX_NONTERM)
-			cs->coll[cs->nc++ & (DYNPF_COLL_SLOTS - 1)] = id;
-		else
+		if (cs->nc < DYNPF_MAX_NONTERM) {
+			__u32 slot = cs->nc++ & (DYNPF_COLL_SLOTS - 1);
+
+			cs->coll[slot] = id;
+			cs->coll_prio[slot] = e->r.prio;
+		} else
 			dynpf_coll_replace(cs, id, e->r.prio);
 	}
 	return 1;
@@ -288,15 +295,11 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 		__u32 pick = 0, pick_prio = 0xffffffff, slot = 0;
 
 		for (k = 0; k < DYNPF_MAX_NONTERM; k++) {
-			__u32 id = cs->coll[k];
-			struct dynpf_rule_ent *c;
+			__u32 id = cs->coll[k], prio = cs->coll_prio[k];
 
-			if (!id)
-				continue;
-			c = dynpf_rule_ent(side, id);
-			if (c && dynpf_before(c->r.prio, id, pick_prio, pick)) {
+			if (id && dynpf_before(prio, id, pick_prio, pick)) {
 				pick = id;
-				pick_prio = c->r.prio;
+				pick_prio = prio;
 				slot = k;
 			}
 		}
@@ -439,6 +442,31 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	out->action = e->r.action;
 	out->arg = e->r.arg;
 	return e->r.action;
+}
+
+/*
+ * dynpf_classify(), without its call when the active side has no rule and
+ * passes by default (a fresh attach, a parse-only run): the verdict is
+ * known, and the call (a global subprogram: about 10 ns with this CPU's
+ * return thunk) would only find that out.
+ */
+static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
+						   struct dynpf_verdict *out)
+{
+	struct dynpf_state *st = dynpf_state_get();
+	__u32 side;
+
+	__builtin_memset(out, 0, sizeof(*out));
+	if (st) {
+		side = st->active & 1;
+		out->gen = st->side_gen[side];
+		/* One branch, not one per test: the verifier walks the rest of
+		 * the program once per path that gets here. */
+		out->action = (!st->tuples_hi[side] &
+			       (st->default_action[side] <= DYNPF_ACT_PASS)) * DYNPF_ACT_PASS;
+	}
+	if (!out->action)
+		dynpf_classify(p, out);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

@@ -137,7 +137,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;
-	dynpf_classify(p, v);
+	dynpf_classify_or_pass(p, v);
 	dynpf_count(s, p, v);
 	if (v->sample)
 		dynpf_sample(dp, p, v);
