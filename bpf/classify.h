@@ -120,10 +120,11 @@ struct dynpf_quick {
 	__u8 ports; /* TCP or UDP: sport and dport are valid */
 	__u8 tcp;   /* flags is valid */
 	__u8 flags;
-	__u8 l3;    /* ttl and dscp are valid */
+	__u8 l3;    /* 4 or 6: ttl, dscp and proto are valid; 0: no IP header */
 	__u8 ttl;
 	__u8 dscp;
-	__u8 pad[2];
+	__u8 proto;
+	__u8 pad;
 };
 
 /* The classifier's working state for one packet: too big for the stack. */
@@ -151,12 +152,15 @@ struct {
 
 /*
  * All slots taken: keep the DYNPF_MAX_NONTERM first in (prio, id) order, so
- * the ones that act are the first that match, whatever the tuple order.
+ * the ones that act are the first that match, whatever the tuple order. A
+ * global subprogram: verified once, not once per path to each call.
  */
-static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id,
-					       __u32 prio)
+DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u32 prio)
 {
 	__u32 worst = 0, worst_prio = 0, slot = 0, k;
+
+	if (!cs)
+		return 0;
 
 	for (k = 0; k < DYNPF_MAX_NONTERM; k++) {
 		__u32 cid = cs->coll[k], cprio = cs->coll_prio[k];
@@ -172,20 +176,41 @@ static __noinline void dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id
 		cs->coll[slot] = id;
 		cs->coll_prio[slot] = prio;
 	}
+	return 0;
 }
 
 /*
- * Rejections dynpf_rule_match() would make on the commonest non-key fields
- * (port ranges, TCP flags, TTL, DSCP), checked inline: most candidates that
- * fail, fail here, without the call. Each test mirrors one in
- * dynpf_rule_match(); a rule it lets through is matched whole.
+ * The fields dynpf_quick_reject() tests exactly as dynpf_rule_match() does:
+ * a rule that tests nothing else is decided inline, without the call (the
+ * catch-all, "tcp dport 22", "udp", "tcp flags syn / syn,ack").
+ */
+#define DYNPF_QUICK_FIELDS                                                     \
+	(DYNPF_M_IFINDEX | DYNPF_M_FAMILY | DYNPF_M_PROTO | DYNPF_M_TTL |      \
+	 DYNPF_M_DSCP | DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)
+
+/*
+ * Rejections dynpf_rule_match() would make on the commonest fields,
+ * checked inline: most candidates that fail, fail here, without the call.
+ * Each test mirrors one in dynpf_rule_match(); a rule it lets through is
+ * matched whole, unless it tests only DYNPF_QUICK_FIELDS.
  */
 static __always_inline int dynpf_quick_reject(const struct dynpf_rule *r,
-					      const struct dynpf_cls_scratch *cs)
+					      const struct dynpf_cls_scratch *cs,
+					      const struct dynpf_pkt *p)
 {
 	const struct dynpf_quick *q = &cs->q[r->m.stack & 1];
 	__u32 f = r->m.fields;
 
+	if ((f & DYNPF_M_IFINDEX) && p->ifindex != r->m.ifindex)
+		return 1;
+	if (f & (DYNPF_M_FAMILY | DYNPF_M_PROTO)) {
+		if (!q->l3)
+			return 1;
+		if ((f & DYNPF_M_FAMILY) && q->l3 != r->m.family)
+			return 1;
+		if ((f & DYNPF_M_PROTO) && q->proto != r->m.proto)
+			return 1;
+	}
 	if (f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) {
 		if (!q->ports)
 			return 1;
@@ -216,7 +241,8 @@ static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
 
 		q->ports = dynpf_has_ports(v->l4);
 		q->tcp = v->l4 == DYNPF_P_TCP;
-		q->l3 = v->l3 != 0;
+		q->l3 = v->l3;
+		q->proto = v->proto;
 		q->sport = st->l4.sport;
 		q->dport = st->l4.dport;
 		q->flags = st->l4.flags;
@@ -241,7 +267,9 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 		return 0;
 	if (e->hash != cs->hash)
 		return 1; /* another key in the bucket */
-	if (!dynpf_quick_reject(&e->r, cs) && dynpf_rule_match_g(&e->r, p, &cs->view)) {
+	if (!dynpf_quick_reject(&e->r, cs, p) &&
+	    ((!(e->r.m.fields & ~DYNPF_QUICK_FIELDS) && !e->r.m.ntlv && !e->r.m.nval) ||
+	     dynpf_rule_match_g(&e->r, p, &cs->view))) {
 		if (e->terminal) {
 			cs->best = id;
 			cs->best_prio = e->r.prio;

@@ -467,6 +467,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		if (have_rs) {
 			struct dynpf_verdict nv;
 
+			/* BPF_PROG_TEST_RUN runs the programs on the network
+			 * namespace's loopback device: `iif` rules see it. */
+			pkt->ifindex = DYNPF_TEST_RUN_IFINDEX;
 			dynpf_classify_native(&rs, pkt, &nv);
 			json_object_object_add(native_rec, "verdict", dynpf_verdict_to_json(&nv, false));
 		}
