@@ -42,7 +42,7 @@ NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRC
 
 .DELETE_ON_ERROR:
 .SECONDARY: $(SKELS) $(BPF_OBJS)
-.PHONY: all clean deps check-deps test run bench captures
+.PHONY: all clean deps check-deps test run bench captures fuzz fuzz-build
 
 all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_rules $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
 
@@ -100,6 +100,39 @@ $(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
+# libFuzzer targets (fuzz/): clang-19 with the fuzzer, ASan and UBSan, each
+# linked with the user-space code it exercises, built apart in .output-fuzz.
+FUZZ_OUT     := .output-fuzz
+FUZZ_CFLAGS  := -O1 -g -std=gnu11 -fno-omit-frame-pointer -fno-sanitize-recover=all \
+		-fsanitize=fuzzer-no-link,address,undefined
+FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS := parse rules ctrlmsg request
+FUZZ_BINS    := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
+FUZZ_parse_SRCS   := parsers/native.c loader/pktfmt.c
+FUZZ_rules_SRCS   := loader/rules_lang.c
+FUZZ_ctrlmsg_SRCS :=
+FUZZ_request_SRCS := loader/request.c loader/rules_lang.c loader/config.c loader/log.c
+FUZZ_parse_LIBS   := -ljson-c
+FUZZ_request_LIBS := -ljson-c -lbpf
+
+$(FUZZ_OUT):
+	$(Q)mkdir -p $@
+
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(HEADERS) $(wildcard loader/*.h loader/*.c) | $(FUZZ_OUT)
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CLANG) $(CPPFLAGS) -Iloader $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) $< $(FUZZ_$*_SRCS) \
+		$(FUZZ_$*_LIBS) -o $@
+
+fuzz-build: check-deps $(FUZZ_BINS)
+
+# FUZZ_TIME seconds per target (default 60); FUZZ=name,... for some only.
+FUZZ_TIME ?= 60
+FUZZ      ?= $(FUZZ_TARGETS)
+comma     := ,
+fuzz: fuzz-build
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)FUZZ_OUT=$(FUZZ_OUT) BUILD=$(BUILD) scripts/fuzz.sh run $(FUZZ_TIME) $(subst $(comma), ,$(FUZZ))
+
 # Dependencies: installed by the project, from Debian 12 (+ bookworm-backports).
 deps:
 	$(Q)scripts/deps.sh install
@@ -132,4 +165,4 @@ captures:
 
 clean:
 	$(call msg,CLEAN,)
-	$(Q)rm -rf $(OUT) $(BUILD) tests/out
+	$(Q)rm -rf $(OUT) $(BUILD) $(FUZZ_OUT) tests/out

@@ -41,6 +41,7 @@
 #include "dynpf.skel.h"
 #include "log.h"
 #include "progs.h"
+#include "request.h"
 #include "rules_lang.h"
 #include "tcattach.h"
 
@@ -592,24 +593,17 @@ static json_object *req_status(struct daemon *d)
 	return o;
 }
 
-static json_object *req_rules_load(struct daemon *d, json_object *req)
+static json_object *req_rules_load(struct daemon *d, const struct dynpf_req *req)
 {
-	json_object *text, *name, *o;
 	struct dynpf_rule_err rerr;
 	struct dynpf_ruleset rs;
-	const char *nm = "<request>";
+	const char *nm = req->name;
 	char err[512];
+	json_object *o;
 	__u32 gen = 0;
 
-	if (!json_object_object_get_ex(req, "text", &text) ||
-	    !json_object_is_type(text, json_type_string))
-		return reply_err("rules-load: expected \"text\", the rule file");
-	if (json_object_object_get_ex(req, "name", &name) &&
-	    json_object_is_type(name, json_type_string))
-		nm = json_object_get_string(name);
 	dynpf_ruleset_init(&rs);
-	if (dynpf_ruleset_parse(&rs, nm, json_object_get_string(text),
-				json_object_get_string_len(text), &rerr)) {
+	if (dynpf_ruleset_parse(&rs, nm, req->text, req->text_len, &rerr)) {
 		dynpf_ruleset_free(&rs);
 		return reply_err("%s", rerr.msg);
 	}
@@ -677,19 +671,16 @@ static json_object *req_rules_save(struct daemon *d)
 }
 
 /* One rule added to the active set, in its own transaction. */
-static json_object *req_rule_add(struct daemon *d, json_object *req)
+static json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_ruleset cur, one;
 	struct dynpf_rule_err rerr;
-	json_object *text, *o;
 	char *words[1];
 	char err[512];
+	json_object *o;
 	__u32 gen = 0;
 	int r;
 
-	if (!json_object_object_get_ex(req, "text", &text) ||
-	    !json_object_is_type(text, json_type_string))
-		return reply_err("rule-add: expected \"text\", the rule");
 	dynpf_ruleset_init(&cur);
 	dynpf_ruleset_init(&one);
 	r = dynpf_ruleset_read(d->skel, &cur);
@@ -705,7 +696,7 @@ static json_object *req_rule_add(struct daemon *d, json_object *req)
 		return reply_err("out of memory");
 	}
 	one.cap = 1;
-	words[0] = (char *)json_object_get_string(text);
+	words[0] = (char *)req->text;
 	r = dynpf_rule_parse_words(&one.rules[0], 1, words, &cur.ids, &rerr);
 	if (r) {
 		dynpf_ruleset_free(&cur);
@@ -730,19 +721,13 @@ static json_object *req_rule_add(struct daemon *d, json_object *req)
 	return o;
 }
 
-static json_object *req_rule_del(struct daemon *d, json_object *req)
+static json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
 {
 	const struct dynpf_ack_commit *a;
 	uint64_t sdel, scommit;
-	json_object *id, *o;
-	int64_t n;
+	int64_t n = req->id;
+	json_object *o;
 
-	if (!json_object_object_get_ex(req, "id", &id) || !json_object_is_type(id, json_type_int))
-		return reply_err("rule-del: expected \"id\", a rule id");
-	n = json_object_get_int64(id);
-	if (n <= 0 || n >= DYNPF_MAX_RULES)
-		return reply_err("rule-del: %lld is not a rule id (1..%d)", (long long)n,
-				 DYNPF_MAX_RULES - 1);
 	dynpf_ctrl_take(&d->ctrl);
 	if (dynpf_ctrl_begin(&d->ctrl, NULL) || dynpf_ctrl_del(&d->ctrl, n, &sdel) ||
 	    dynpf_ctrl_commit(&d->ctrl, &scommit) || dynpf_ctrl_flush(&d->ctrl))
@@ -877,28 +862,18 @@ static json_object *req_stats(struct daemon *d)
 }
 
 /* {"name", "hook", "frags"}: attach one more (not written to the config). */
-static json_object *req_attach(struct daemon *d, json_object *req)
+static json_object *req_attach(struct daemon *d, const struct dynpf_req *req)
 {
-	json_object *name, *hook, *frags;
 	struct attachment *a;
 	char msg[512];
 
-	if (!json_object_object_get_ex(req, "name", &name) ||
-	    !json_object_is_type(name, json_type_string))
-		return reply_err("attach: expected \"name\", an interface");
 	if (d->natt == DYNPF_MAX_IFACES)
 		return reply_err("attach: %d attachments already", DYNPF_MAX_IFACES);
 	a = &d->att[d->natt];
 	memset(a, 0, sizeof(*a));
-	snprintf(a->cfg.name, sizeof(a->cfg.name), "%s", json_object_get_string(name));
-	a->cfg.hook = DYNPF_ATTACH_XDP;
-	if (json_object_object_get_ex(req, "hook", &hook) &&
-	    dynpf_attach_hook_parse(json_object_get_string(hook), &a->cfg.hook))
-		return reply_err("attach: hook '%s': expected xdp, xdp-generic, tc-ingress or "
-				 "tc-egress",
-				 json_object_get_string(hook));
-	if (json_object_object_get_ex(req, "frags", &frags))
-		a->cfg.frags = json_object_get_boolean(frags);
+	snprintf(a->cfg.name, sizeof(a->cfg.name), "%s", req->name);
+	a->cfg.hook = req->hook;
+	a->cfg.frags = req->frags;
 	for (int i = 0; i < d->natt; i++)
 		if (!strcmp(d->att[i].cfg.name, a->cfg.name) &&
 		    (d->att[i].cfg.hook == a->cfg.hook ||
@@ -945,27 +920,16 @@ static json_object *req_attach(struct daemon *d, json_object *req)
 }
 
 /* {"name", "hook" (optional: all of the interface's)}: detach. */
-static json_object *req_detach(struct daemon *d, json_object *req)
+static json_object *req_detach(struct daemon *d, const struct dynpf_req *req)
 {
-	enum dynpf_attach_hook h = DYNPF_ATTACH_XDP;
-	json_object *name, *hook;
-	bool any_hook = true;
+	enum dynpf_attach_hook h = req->hook;
+	bool any_hook = !req->has_hook;
 	int n = 0;
 
-	if (!json_object_object_get_ex(req, "name", &name) ||
-	    !json_object_is_type(name, json_type_string))
-		return reply_err("detach: expected \"name\", an interface");
-	if (json_object_object_get_ex(req, "hook", &hook)) {
-		if (dynpf_attach_hook_parse(json_object_get_string(hook), &h))
-			return reply_err("detach: hook '%s': expected xdp, xdp-generic, tc-ingress "
-					 "or tc-egress",
-					 json_object_get_string(hook));
-		any_hook = false;
-	}
 	for (int i = 0; i < d->natt;) {
 		struct attachment *a = &d->att[i];
 
-		if (strcmp(a->cfg.name, json_object_get_string(name)) ||
+		if (strcmp(a->cfg.name, req->name) ||
 		    (!any_hook && a->cfg.hook != h)) {
 			i++;
 			continue;
@@ -978,7 +942,7 @@ static json_object *req_detach(struct daemon *d, json_object *req)
 		n++;
 	}
 	if (!n)
-		return reply_err("%s: not attached%s%s", json_object_get_string(name),
+		return reply_err("%s: not attached%s%s", req->name,
 				 any_hook ? "" : " at ", any_hook ? "" : dynpf_attach_hook_name(h));
 	{
 		json_object *o = reply_ok();
@@ -990,45 +954,40 @@ static json_object *req_detach(struct daemon *d, json_object *req)
 
 static json_object *handle(struct daemon *d, const char *line, size_t len)
 {
-	json_tokener *tok = json_tokener_new();
-	json_object *req = json_tokener_parse_ex(tok, line, len), *cmd, *rep;
-	const char *c;
+	struct dynpf_req req;
+	json_object *rep = NULL;
+	char err[256];
 
-	if (!req || json_tokener_get_error(tok) != json_tokener_success ||
-	    !json_object_is_type(req, json_type_object)) {
-		json_tokener_free(tok);
-		json_object_put(req);
-		return reply_err("a request is one JSON object on one line");
-	}
-	json_tokener_free(tok);
-	if (!json_object_object_get_ex(req, "cmd", &cmd) ||
-	    !json_object_is_type(cmd, json_type_string)) {
-		json_object_put(req);
-		return reply_err("a request needs \"cmd\"");
-	}
-	c = json_object_get_string(cmd);
-	if (!strcmp(c, "status"))
+	if (dynpf_req_parse(line, len, &req, err, sizeof(err)))
+		return reply_err("%s", err);
+	switch (req.cmd) {
+	case DYNPF_REQ_STATUS:
 		rep = req_status(d);
-	else if (!strcmp(c, "rules-load"))
-		rep = req_rules_load(d, req);
-	else if (!strcmp(c, "rules-save"))
+		break;
+	case DYNPF_REQ_RULES_LOAD:
+		rep = req_rules_load(d, &req);
+		break;
+	case DYNPF_REQ_RULES_SAVE:
 		rep = req_rules_save(d);
-	else if (!strcmp(c, "rule-add"))
-		rep = req_rule_add(d, req);
-	else if (!strcmp(c, "rule-del"))
-		rep = req_rule_del(d, req);
-	else if (!strcmp(c, "stats"))
+		break;
+	case DYNPF_REQ_RULE_ADD:
+		rep = req_rule_add(d, &req);
+		break;
+	case DYNPF_REQ_RULE_DEL:
+		rep = req_rule_del(d, &req);
+		break;
+	case DYNPF_REQ_STATS:
 		rep = req_stats(d);
-	else if (!strcmp(c, "attach"))
-		rep = req_attach(d, req);
-	else if (!strcmp(c, "detach"))
-		rep = req_detach(d, req);
-	else
-		rep = reply_err("unknown command '%.64s' (status, rules-load, rules-save, rule-add, "
-				"rule-del, stats, attach, detach)",
-				c);
-	json_object_put(req);
-	return rep;
+		break;
+	case DYNPF_REQ_ATTACH:
+		rep = req_attach(d, &req);
+		break;
+	case DYNPF_REQ_DETACH:
+		rep = req_detach(d, &req);
+		break;
+	}
+	dynpf_req_free(&req);
+	return rep ? rep : reply_err("internal error: no reply");
 }
 
 /* One client: requests until it closes; only root (or socket_group). */

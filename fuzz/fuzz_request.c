@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * libFuzzer target: the daemon's request parser (loader/request.c) over any
+ * line, and what the daemon does next with the text of a rules-load or
+ * rule-add request: the rule language. A request is either refused with a
+ * message, or every field the daemon reads is there, typed and in range.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "request.h"
+#include "rules_lang.h"
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "fuzz_request: %s: ", #cond);          \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+static struct dynpf_ruleset rs;
+static struct dynpf_rule_ids taken;
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	struct dynpf_rule_err rerr;
+	struct dynpf_req r;
+	struct dynpf_rule rule;
+	char err[256], *words[1];
+
+	err[0] = 0;
+	if (dynpf_req_parse((const char *)data, size, &r, err, sizeof(err))) {
+		CHECK(err[0] && strlen(err) < sizeof(err), "refused without a message");
+		CHECK(!r.obj, "refused but kept the request");
+		return 0;
+	}
+	switch (r.cmd) {
+	case DYNPF_REQ_RULES_LOAD:
+		CHECK(r.text && r.name, "rules-load without text or name");
+		dynpf_ruleset_init(&rs);
+		if (dynpf_ruleset_parse(&rs, r.name, r.text, r.text_len, &rerr))
+			CHECK(rerr.msg[0], "a refused rule file without a message");
+		dynpf_ruleset_free(&rs);
+		break;
+	case DYNPF_REQ_RULE_ADD:
+		CHECK(r.text && strlen(r.text) == r.text_len, "rule-add text");
+		words[0] = (char *)r.text;
+		if (dynpf_rule_parse_words(&rule, 1, words, &taken, &rerr))
+			CHECK(rerr.msg[0], "a refused rule without a message");
+		break;
+	case DYNPF_REQ_RULE_DEL:
+		CHECK(r.id > 0 && r.id < DYNPF_MAX_RULES, "rule-del id %u", r.id);
+		break;
+	case DYNPF_REQ_ATTACH:
+	case DYNPF_REQ_DETACH:
+		CHECK(r.name && r.name[0] && strlen(r.name) < IF_NAMESIZE, "interface name");
+		CHECK(r.hook <= DYNPF_ATTACH_TC_EGRESS, "hook %d", r.hook);
+		break;
+	default:
+		break;
+	}
+	dynpf_req_free(&r);
+	return 0;
+}
