@@ -16,6 +16,7 @@
 #define DYNPF_BPF_CTRL_H
 
 #include "rules.h"
+#include "msgcheck.h"
 
 #define EPERM 1
 #define ENOENT 2
@@ -60,15 +61,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dynpf_key);
 } dynpf_txn_masks SEC(".maps");
-
-union dynpf_msg {
-	struct dynpf_msg_hdr h;
-	struct dynpf_msg_rule_add add;
-	struct dynpf_msg_rule_del del;
-	struct dynpf_msg_txn txn;
-	struct dynpf_msg_set set;
-	struct dynpf_msg_counter_reset reset;
-};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -527,16 +519,14 @@ static __always_inline int dynpf_msg_rule_del(struct dynpf_state *st,
 					      const struct dynpf_msg_rule_del *m, __u16 *field)
 {
 	struct dynpf_op *op;
+	int err = dynpf_msg_del_check(m, field);
 
-	*field = DYNPF_F_ID;
-	if (m->id == 0 || m->id >= DYNPF_MAX_RULES)
-		return -EINVAL;
-	if (m->pad) {
-		*field = DYNPF_F_PAD;
-		return -EINVAL;
-	}
-	if (!dynpf_id_exists(st, m->id))
+	if (err)
+		return err;
+	if (!dynpf_id_exists(st, m->id)) {
+		*field = DYNPF_F_ID;
 		return -ENOENT;
+	}
 	op = dynpf_op_next(st);
 	if (!op) {
 		*field = DYNPF_F_TXN;
@@ -556,24 +546,10 @@ static __always_inline int dynpf_msg_set(struct dynpf_state *st, const struct dy
 					 __u16 *field)
 {
 	struct dynpf_op *op;
+	int err = dynpf_msg_set_check(m, field);
 
-	*field = DYNPF_F_PAD;
-	if (m->pad)
-		return -EINVAL;
-	*field = DYNPF_F_VALUE;
-	switch (m->key) {
-	case DYNPF_SET_DEFAULT_ACTION:
-		if (m->value != DYNPF_ACT_PASS && m->value != DYNPF_ACT_DROP)
-			return -EINVAL;
-		break;
-	case DYNPF_SET_PASS_ARP_ND:
-		if (m->value > 1)
-			return -EINVAL;
-		break;
-	default:
-		*field = DYNPF_F_KEY;
-		return -EINVAL;
-	}
+	if (err)
+		return err;
 	op = dynpf_op_next(st);
 	if (!op) {
 		*field = DYNPF_F_TXN;
@@ -592,15 +568,14 @@ static __always_inline int dynpf_msg_reset(struct dynpf_state *st,
 					   const struct dynpf_msg_counter_reset *m, __u16 *field)
 {
 	struct dynpf_op *op;
+	int err = dynpf_msg_reset_check(m, field);
 
-	*field = DYNPF_F_PAD;
-	if (m->pad)
-		return -EINVAL;
-	*field = DYNPF_F_ID;
-	if (m->id >= DYNPF_MAX_RULES)
-		return -EINVAL;
-	if (m->id && !dynpf_id_exists(st, m->id))
+	if (err)
+		return err;
+	if (m->id && !dynpf_id_exists(st, m->id)) {
+		*field = DYNPF_F_ID;
 		return -ENOENT;
+	}
 	op = dynpf_op_next(st);
 	if (!op) {
 		*field = DYNPF_F_TXN;
@@ -611,25 +586,6 @@ static __always_inline int dynpf_msg_reset(struct dynpf_state *st,
 	op->id = m->id;
 	st->nops++;
 	*field = DYNPF_F_NONE;
-	return 0;
-}
-
-static __always_inline __u32 dynpf_msg_size(__u32 type)
-{
-	switch (type) {
-	case DYNPF_MSG_RULE_ADD:
-		return sizeof(struct dynpf_msg_rule_add);
-	case DYNPF_MSG_RULE_DEL:
-		return sizeof(struct dynpf_msg_rule_del);
-	case DYNPF_MSG_TXN_BEGIN:
-	case DYNPF_MSG_TXN_COMMIT:
-	case DYNPF_MSG_TXN_ABORT:
-		return sizeof(struct dynpf_msg_txn);
-	case DYNPF_MSG_SET:
-		return sizeof(struct dynpf_msg_set);
-	case DYNPF_MSG_COUNTER_RESET:
-		return sizeof(struct dynpf_msg_counter_reset);
-	}
 	return 0;
 }
 
@@ -666,7 +622,7 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 {
 	struct dynpf_state *st = dc->st;
 	struct dynpf_ack_commit a = {};
-	__u32 zero = 0, size, want;
+	__u32 zero = 0, size;
 	union dynpf_msg *m;
 	__u16 field = DYNPF_F_NONE;
 	int err = 0;
@@ -684,22 +640,9 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 	}
 	a.a.seq = m->h.seq;
 	a.a.type = m->h.type;
-	if (m->h.version != DYNPF_CTRL_VERSION) {
-		field = DYNPF_F_VERSION;
-		err = -EPROTO;
+	err = dynpf_msg_hdr_check(&m->h, size, &field);
+	if (err)
 		goto ack;
-	}
-	want = dynpf_msg_size(m->h.type);
-	if (!want) {
-		field = DYNPF_F_TYPE;
-		err = -EINVAL;
-		goto ack;
-	}
-	if (size != want || m->h.size != want) {
-		field = DYNPF_F_SIZE;
-		err = -EMSGSIZE;
-		goto ack;
-	}
 	if (dynpf_msg_read(m, m->h.type, dp)) {
 		field = DYNPF_F_SIZE;
 		err = -EMSGSIZE;

@@ -547,6 +547,59 @@ dynpf_inline int dynpf_host_bits_zero(const __u8 *a, __u32 plen)
 	return 1;
 }
 
+/*
+ * The order of a rule's TLV tests: by family in the rule language's order
+ * (TCP and IPv4 options, IPv6 extension headers, hop-by-hop and destination
+ * options, SRH TLVs, Geneve options), then by type. One order, so one rule
+ * has one representation.
+ */
+dynpf_inline __u32 dynpf_tlv_test_rank(__u32 family)
+{
+	switch (family) {
+	case DYNPF_TLV_TCP_OPT:
+		return 0;
+	case DYNPF_TLV_IPV4_OPT:
+		return 1;
+	case DYNPF_TT_EXT:
+		return 2;
+	case DYNPF_TLV_IPV6_HBH:
+		return 3;
+	case DYNPF_TLV_IPV6_DST:
+		return 4;
+	case DYNPF_TLV_SRH_TLV:
+		return 5;
+	case DYNPF_TLV_GENEVE_OPT:
+		return 6;
+	}
+	return 7;
+}
+
+/* Is TLV test a strictly before b? */
+dynpf_inline int dynpf_tlv_test_before(const struct dynpf_tlv_test *a,
+				       const struct dynpf_tlv_test *b)
+{
+	__u32 ra = dynpf_tlv_test_rank(a->family), rb = dynpf_tlv_test_rank(b->family);
+
+	return ra < rb || (ra == rb && a->type < b->type);
+}
+
+/* The largest value of a value test's field (the field's width). */
+dynpf_inline __u32 dynpf_val_max(__u32 field)
+{
+	switch (field) {
+	case DYNPF_V_MSS:
+		return 0xffff;
+	case DYNPF_V_WSCALE:
+	case DYNPF_V_SEGLEFT:
+		return 0xff;
+	case DYNPF_V_VNI:
+		return 0xffffff;
+	case DYNPF_V_MPLS_LABEL:
+		return 0xfffff;
+	}
+	return 0xffffffff; /* TEID, GRE key */
+}
+
 #define DYNPF_REFUSE(fld)                                                      \
 	do {                                                                   \
 		*field = DYNPF_F_##fld;                                        \
@@ -608,6 +661,9 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		DYNPF_REFUSE(STACK);
 	if (!(f & DYNPF_M_IFINDEX) && m->ifindex)
 		DYNPF_REFUSE(FIELDS);
+	/* Interface indexes start at 1 (found by fuzz/fuzz_ctrlmsg.c). */
+	if ((f & DYNPF_M_IFINDEX) && !m->ifindex)
+		DYNPF_REFUSE(IFINDEX);
 	if (!(f & DYNPF_M_ETH_SRC) && !dynpf_zero(m->eth_src, 6))
 		DYNPF_REFUSE(FIELDS);
 	if (!(f & DYNPF_M_ETH_DST) && !dynpf_zero(m->eth_dst, 6))
@@ -617,7 +673,13 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 	if ((f & DYNPF_M_VLAN) ? m->vlan > 4095 : m->vlan != 0)
 		DYNPF_REFUSE(VLAN);
 	if (f & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST)) {
-		if (m->family != 4 && m->family != 6)
+		/* An address names its family (the FAMILY bit too, as the
+		 * language sets it), which an IP ethertype must agree with. */
+		if ((m->family != 4 && m->family != 6) || !(f & DYNPF_M_FAMILY))
+			DYNPF_REFUSE(FAMILY);
+		if ((f & DYNPF_M_ETHERTYPE) &&
+		    ((m->ethertype == 0x0800 && m->family != 4) ||
+		     (m->ethertype == 0x86dd && m->family != 6)))
 			DYNPF_REFUSE(FAMILY);
 	} else if (m->family) {
 		DYNPF_REFUSE(FAMILY);
@@ -648,9 +710,24 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		DYNPF_REFUSE(SPORT);
 	if ((f & DYNPF_M_DPORT) ? m->dport_lo > m->dport_hi : (m->dport_lo || m->dport_hi))
 		DYNPF_REFUSE(DPORT);
-	if ((f & DYNPF_M_TCP_FLAGS) ? (m->tcp_flags & ~m->tcp_flags_mask) != 0
+	if ((f & DYNPF_M_TCP_FLAGS) ? !m->tcp_flags_mask || (m->tcp_flags & ~m->tcp_flags_mask)
 				    : (m->tcp_flags || m->tcp_flags_mask))
 		DYNPF_REFUSE(TCP_FLAGS);
+	/*
+	 * One rule, one representation, the one the language gives (found by
+	 * fuzz/fuzz_ctrlmsg.c: rules-save printed rules that loaded back
+	 * different, or not at all): TCP flags name their protocol, and ports
+	 * with a protocol have TCP's or UDP's.
+	 */
+	if ((f & DYNPF_M_TCP_FLAGS) && (!(f & DYNPF_M_PROTO) || m->proto != 6))
+		DYNPF_REFUSE(PROTO);
+	if ((f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) && (f & DYNPF_M_PROTO) && m->proto != 6 &&
+	    m->proto != 17)
+		DYNPF_REFUSE(PROTO);
+	/* A later fragment has no L4 header: no ports, no flags. */
+	if ((f & DYNPF_M_FRAG) && m->frag == DYNPF_MF_NONFIRST &&
+	    (f & (DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)))
+		DYNPF_REFUSE(FRAG);
 	if ((f & DYNPF_M_ERROR) ? m->error >= DYNPF_NERRORS : m->error != 0)
 		DYNPF_REFUSE(ERROR);
 	if (m->ntlv > DYNPF_MATCH_TLVS)
@@ -673,6 +750,11 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		} else if (t->type > (t->family == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu)) {
 			DYNPF_REFUSE(TLV);
 		}
+		/* Each test once, in dynpf_tlv_test_before() order: the
+		 * language's (found by fuzzing: rules-save printed rules that
+		 * loaded back different). */
+		if (i && !dynpf_tlv_test_before(&m->tlv[i - 1], t))
+			DYNPF_REFUSE(TLV);
 	}
 	if (m->nval > DYNPF_MATCH_VALS)
 		DYNPF_REFUSE(VAL);
@@ -684,8 +766,11 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 				DYNPF_REFUSE(VAL);
 			continue;
 		}
-		if (t->field == 0 || t->field >= DYNPF_V_MAX || t->lo > t->hi || t->pad[0] ||
-		    t->pad[1] || t->pad[2])
+		if (t->field == 0 || t->field >= DYNPF_V_MAX || t->lo > t->hi ||
+		    t->hi > dynpf_val_max(t->field) || t->pad[0] || t->pad[1] || t->pad[2])
+			DYNPF_REFUSE(VAL);
+		/* Each field once, in field order (as the language sorts them). */
+		if (i && m->val[i - 1].field >= t->field)
 			DYNPF_REFUSE(VAL);
 	}
 	return 0;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match.h"
 #include "rules_lang.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -122,7 +123,7 @@ static const char *name_of(const struct name_val *t, __u32 val)
 
 /*
  * TLV presence tests, in the order of the docs' table: the order they are
- * kept in (and printed). types: the names; NULL for Geneve (CLASS:TYPE).
+ * kept in (and printed), dynpf_tlv_test_rank()'s (ctrl/match.h). types: the names; NULL for Geneve (CLASS:TYPE).
  * only_named: a number must be one of the names' (extension headers).
  * stack: the test reads the rule's stack of headers, not the whole packet.
  */
@@ -158,28 +159,20 @@ static const struct tlv_kind *tlv_kind_of(__u32 family)
 	return NULL;
 }
 
-static unsigned int tlv_rank(__u32 family)
-{
-	const struct tlv_kind *k = tlv_kind_of(family);
-
-	return k ? (unsigned int)(k - tlv_kinds) : ARRAY_SIZE(tlv_kinds);
-}
-
 /* Value tests, indexed by DYNPF_V_* - 1: the docs' table order too. */
 static const struct val_kind {
 	__u8 field;
 	const char *words;
-	__u32 max;
 	bool stack;
 	const char *what;
 } val_kinds[] = {
-	{ DYNPF_V_MSS, "tcp mss", 0xffff, true, "an MSS or range (0-65535)" },
-	{ DYNPF_V_WSCALE, "tcp wscale", 0xff, true, "a window scale or range (0-255)" },
-	{ DYNPF_V_VNI, "vni", 0xffffff, false, "a VNI or range (0-16777215)" },
-	{ DYNPF_V_SEGLEFT, "srh segleft", 0xff, true, "a segments-left value or range (0-255)" },
-	{ DYNPF_V_TEID, "gtpu teid", 0xffffffff, false, "a TEID or range (0-4294967295)" },
-	{ DYNPF_V_MPLS_LABEL, "mpls label", 0xfffff, false, "an MPLS label or range (0-1048575)" },
-	{ DYNPF_V_GRE_KEY, "gre key", 0xffffffff, false, "a GRE key or range (0-4294967295)" },
+	{ DYNPF_V_MSS, "tcp mss", true, "an MSS or range (0-65535)" },
+	{ DYNPF_V_WSCALE, "tcp wscale", true, "a window scale or range (0-255)" },
+	{ DYNPF_V_VNI, "vni", false, "a VNI or range (0-16777215)" },
+	{ DYNPF_V_SEGLEFT, "srh segleft", true, "a segments-left value or range (0-255)" },
+	{ DYNPF_V_TEID, "gtpu teid", false, "a TEID or range (0-4294967295)" },
+	{ DYNPF_V_MPLS_LABEL, "mpls label", false, "an MPLS label or range (0-1048575)" },
+	{ DYNPF_V_GRE_KEY, "gre key", false, "a GRE key or range (0-4294967295)" },
 };
 _Static_assert(ARRAY_SIZE(val_kinds) == DYNPF_V_MAX - 1, "a val_kind per DYNPF_V_*");
 
@@ -825,7 +818,7 @@ static int val_match(struct rp *p, const struct val_kind *k, size_t col)
 
 	if ((e = slot_take(p, SLOT_VAL + k->field - 1, k->words, col)))
 		return e;
-	if ((e = need_range(p, k->what, k->max, &t.lo, &t.hi)))
+	if ((e = need_range(p, k->what, dynpf_val_max(k->field), &t.lo, &t.hi)))
 		return e;
 	if (m->nval >= DYNPF_MATCH_VALS)
 		return failf(p, col,
@@ -1164,9 +1157,8 @@ static void canonical(struct dynpf_match *m)
 	for (unsigned int i = 1; i < m->ntlv && i < DYNPF_MATCH_TLVS; i++) {
 		for (unsigned int j = i; j > 0; j--) {
 			struct dynpf_tlv_test *a = &m->tlv[j - 1], *b = &m->tlv[j], t;
-			unsigned int ra = tlv_rank(a->family), rb = tlv_rank(b->family);
 
-			if (ra < rb || (ra == rb && a->type <= b->type))
+			if (!dynpf_tlv_test_before(b, a))
 				break;
 			t = *a;
 			*a = *b;

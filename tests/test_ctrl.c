@@ -173,7 +173,7 @@ static void m_src4(struct dynpf_rule *r, uint8_t last, uint8_t plen)
 	uint8_t mask[16];
 
 	dynpf_prefix_mask(mask, plen);
-	r->m.fields |= DYNPF_M_SRC;
+	r->m.fields |= DYNPF_M_FAMILY | DYNPF_M_SRC;
 	r->m.family = 4;
 	r->m.src_plen = plen;
 	for (int i = 0; i < 4; i++)
@@ -187,7 +187,7 @@ static void m_src6(struct dynpf_rule *r, uint8_t last, uint8_t plen)
 
 	a[15] = last;
 	dynpf_prefix_mask(mask, plen);
-	r->m.fields |= DYNPF_M_SRC;
+	r->m.fields |= DYNPF_M_FAMILY | DYNPF_M_SRC;
 	r->m.family = 6;
 	r->m.src_plen = plen;
 	for (int i = 0; i < 16; i++)
@@ -468,6 +468,17 @@ static void test_refusals(void)
 		{ "tcp flags outside mask",
 		  MUT(r->m.fields = DYNPF_M_TCP_FLAGS; r->m.tcp_flags = 3; r->m.tcp_flags_mask = 1),
 		  -EINVAL, DYNPF_F_TCP_FLAGS },
+		{ "tcp flags without the protocol",
+		  MUT(r->m.fields = DYNPF_M_TCP_FLAGS; r->m.tcp_flags = 2; r->m.tcp_flags_mask = 2),
+		  -EINVAL, DYNPF_F_PROTO },
+		{ "tcp flags of udp",
+		  MUT(r->m.fields = DYNPF_M_TCP_FLAGS | DYNPF_M_PROTO; r->m.proto = 17;
+		      r->m.tcp_flags = 2; r->m.tcp_flags_mask = 2),
+		  -EINVAL, DYNPF_F_PROTO },
+		{ "ports of icmp", MUT(m_dport(r, 9, 9); r->m.fields |= DYNPF_M_PROTO; r->m.proto = 1),
+		  -EINVAL, DYNPF_F_PROTO },
+		{ "iif 0", MUT(r->m.fields = DYNPF_M_IFINDEX; r->m.ifindex = 0), -EINVAL,
+		  DYNPF_F_IFINDEX },
 		{ "error 99", MUT(r->m.fields = DYNPF_M_ERROR; r->m.error = 99), -EINVAL,
 		  DYNPF_F_ERROR },
 		{ "5 tlv tests", MUT(r->m.ntlv = 5), -EINVAL, DYNPF_F_TLV },
@@ -718,6 +729,7 @@ static void test_differential(void)
 				m_dport(r, lo, (what & 16) ? lo : lo + rand_r(&seed) % 3);
 			}
 			if (what & 32) {
+				m_proto(r, 6); /* TCP flags name their protocol */
 				r->m.fields |= DYNPF_M_TCP_FLAGS;
 				r->m.tcp_flags = 0x02;
 				r->m.tcp_flags_mask = 0x12;
@@ -1051,7 +1063,7 @@ static void test_100k(void)
 		/* 198.18.x.y/32 sources with exact dports, a few masks. */
 		struct dynpf_rule r = rule(i + 1, i % 1000, i % 7 ? DYNPF_ACT_PASS : DYNPF_ACT_DROP);
 
-		r.m.fields = DYNPF_M_SRC | DYNPF_M_PROTO | DYNPF_M_DPORT;
+		r.m.fields = DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_PROTO | DYNPF_M_DPORT;
 		r.m.family = 4;
 		r.m.src_plen = i % 3 ? 32 : 24;
 		r.m.src[0] = 198;

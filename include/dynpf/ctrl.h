@@ -271,7 +271,8 @@ struct dynpf_msg_counter_reset {
 	X(TUPLES, 29, "tuples")                  \
 	X(PRIO, 30, "prio")                      \
 	X(PROTO, 31, "match.proto")              \
-	X(ETHERTYPE, 32, "match.ethertype")
+	X(ETHERTYPE, 32, "match.ethertype")     \
+	X(IFINDEX, 33, "match.ifindex")
 
 enum dynpf_field {
 #define DYNPF_X_ENUM(n, v, t) DYNPF_F_##n = v,

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * libFuzzer target: the control channel's message validator
+ * (ctrl/msgcheck.h, the checks the BPF drain runs), compiled natively.
+ *
+ * The first input byte chooses how the rest is read: raw (a ring record as
+ * any producer could write it), or as the body of a message whose header is
+ * made right for its type (so the fuzzer spends its time on the fields).
+ * An accepted message must be one the rest of dynpf can live with:
+ *  - a rule: the classifier's key is the rule's own (dynpf_rule_key() and
+ *    dynpf_rule_match() agree on a packet built from it), and the rule
+ *    language prints it (`rules-save`) as text that parses back to the same
+ *    rule, so a saved rule set always loads back;
+ *  - a setting: the language prints it and reads it back.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "msgcheck.h"
+#include "rules_lang.h"
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "fuzz_ctrlmsg: %s: ", #cond);          \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fputc('\n', stderr);                                   \
+			abort();                                               \
+		}                                                              \
+	} while (0)
+
+static struct dynpf_ruleset back;
+
+static void check_rule(const struct dynpf_rule *r)
+{
+	struct dynpf_rule_err err;
+	char line[DYNPF_RULE_TEXT_MAX];
+	int n = dynpf_rule_format(r, line, sizeof(line));
+
+	CHECK(n > 0 && (size_t)n < sizeof(line), "format: %d", n);
+	dynpf_ruleset_init(&back);
+	CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
+	      "an accepted rule prints as '%s', which does not parse: %s", line, err.msg);
+	if (back.n == 1 && memcmp(&back.rules[0], r, sizeof(*r))) {
+		char again[DYNPF_RULE_TEXT_MAX];
+		size_t off = 0;
+
+		while (((const __u8 *)&back.rules[0])[off] == ((const __u8 *)r)[off])
+			off++;
+		dynpf_rule_format(&back.rules[0], again, sizeof(again));
+		CHECK(0, "an accepted rule prints as '%s', which parses to another rule ('%s', "
+			 "from byte %zu of struct dynpf_rule)", line, again, off);
+	}
+	CHECK(back.n == 1, "'%s' parses to %zu rules", line, back.n);
+	dynpf_ruleset_free(&back);
+}
+
+static void check_setting(const struct dynpf_msg_set *m)
+{
+	struct dynpf_rule_err err;
+	char line[DYNPF_RULE_TEXT_MAX];
+	int n = dynpf_setting_format(m->key, m->value, line, sizeof(line));
+
+	CHECK(n > 0 && (size_t)n < sizeof(line), "setting format: %d", n);
+	dynpf_ruleset_init(&back);
+	CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
+	      "an accepted setting prints as '%s', which does not parse: %s", line, err.msg);
+	CHECK(back.set_seen == 1u << m->key && back.set[m->key] == m->value,
+	      "'%s' parses to another setting", line);
+	dynpf_ruleset_free(&back);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	union dynpf_msg m;
+	__u16 field = 0xffff;
+	__u32 len;
+	int err;
+
+	if (size < 2 || size - 1 > sizeof(m))
+		return 0;
+	memset(&m, 0, sizeof(m));
+	len = size - 1;
+	memcpy(&m, data + 1, len);
+	if (data[0] & 1) {
+		/* A header right for a type the first byte picks. */
+		m.h.version = DYNPF_CTRL_VERSION;
+		m.h.type = 1 + (data[0] >> 1) % 7;
+		len = m.h.size = dynpf_msg_size(m.h.type);
+	}
+	err = dynpf_msg_check(&m, len, &field);
+	CHECK(field < DYNPF_F_MAX, "field %u", field);
+	if (err) {
+		CHECK(field != DYNPF_F_NONE, "refused (%d) without naming a field", err);
+		return 0;
+	}
+	CHECK(field == DYNPF_F_NONE, "accepted, naming field %u", field);
+	switch (m.h.type) {
+	case DYNPF_MSG_RULE_ADD:
+		check_rule(&m.add.rule);
+		break;
+	case DYNPF_MSG_SET:
+		check_setting(&m.set);
+		break;
+	}
+	return 0;
+}
