@@ -141,7 +141,7 @@ check-deps:
 	$(Q)scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
 
 test: check-deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all fuzz-build
 	$(Q)BUILD=$(BUILD) OBJ=$(OUT) tests/run.sh
 
 run: check-deps

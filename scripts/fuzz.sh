@@ -16,7 +16,8 @@
 # fuzz/regress/TARGET/ with a name saying what it was.
 set -uo pipefail
 
-FUZZ_OUT=${FUZZ_OUT:-.output-fuzz}
+FUZZ_OUT=${FUZZ_OUT:-.output-fuzz} # corpora, logs, findings
+FUZZ_BIN=${FUZZ_BIN:-$FUZZ_OUT}    # the fuzz_* binaries
 BUILD=${BUILD:-build}
 DYNPF=$BUILD/dynpf
 TARGETS=(parse rules ctrlmsg request)
@@ -44,7 +45,7 @@ seed() {
 
 # fuzz1 TARGET SECONDS CORPUS LOG: one libFuzzer run; 0 without a finding.
 fuzz1() {
-	local t=$1 secs=$2 corpus=$3 log=$4 bin=$FUZZ_OUT/fuzz_$1 seeds=$FUZZ_OUT/seed/$1
+	local t=$1 secs=$2 corpus=$3 log=$4 bin=$FUZZ_BIN/fuzz_$1 seeds=$FUZZ_OUT/seed/$1
 	[ -x "$bin" ] || die "$bin: not built (make fuzz-build)"
 	rm -rf "$seeds"
 	seed "$t" "$seeds"
@@ -120,7 +121,7 @@ regress() {
 	[ -d "$d" ] || return 0
 	n=$(find "$d" -type f | wc -l)
 	[ "$n" -gt 0 ] || return 0
-	if "$FUZZ_OUT/fuzz_$t" -runs=1 "$d"/* >"$FUZZ_OUT/regress-$t.log" 2>&1; then
+	if "$FUZZ_BIN/fuzz_$t" -runs=1 "$d"/* >"$FUZZ_OUT/regress-$t.log" 2>&1; then
 		echo "fuzz $t: $n regression inputs pass"
 	else
 		echo "fuzz $t: a regression input fails ($FUZZ_OUT/regress-$t.log)"

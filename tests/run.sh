@@ -74,6 +74,15 @@ unit "unit tests of the native parsers" test_parsers "$BUILD/test_parsers"
 unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl "$BUILD/test_ctrl"
 unit "unit tests of the rule language" test_rules "$BUILD/test_rules"
 
+echo "== fuzzing: a short run of each libFuzzer target (make fuzz runs them longer)"
+# From the seeds alone; then the regression inputs (fuzz/regress/); for the
+# parsers, every input made through BPF_PROG_TEST_RUN against the native parse.
+for f in parse rules ctrlmsg request; do
+	t "fuzz $f: 15 s without a finding, its regression inputs" \
+		env FUZZ_BIN=.output-fuzz FUZZ_OUT="$OUT/fuzz" BUILD="$BUILD" \
+		scripts/fuzz.sh smoke 15 "$f"
+done
+
 echo "== bash completion"
 t "completion offers every command of dynpf help" bash -c '
 source configs/dynpf.bash-completion
@@ -421,6 +430,36 @@ done
 
 t "the packet programs verify within half of the kernel's budget" \
 	"$BUILD/test_verifier" --budget 500000 "$OBJ/dynpf.bpf.o"
+
+echo "== valgrind: no leak on the replay, parse and command-line paths"
+# vg NAME WANT_RC CMD...: CMD under valgrind exits WANT_RC (its own status;
+# 9 is valgrind's: a leak or a memory error). tests/valgrind.supp: valgrind
+# 3.19 misreads libbpf's bpf() calls.
+vg() {
+	local name=$1 want=$2 log="$OUT/vg_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	shift 2
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=9 --suppressions=tests/valgrind.supp -q "$@" >"$log" 2>&1
+	local rc=$?
+	if [ "$rc" = "$want" ]; then
+		ok "valgrind: $name"
+	else
+		echo "exit $rc (want $want)" >>"$log"
+		ko "valgrind: $name" "$log"
+	fi
+}
+vg "replay --rules --check-native" 0 "$DYNPF" replay pcap-tests/tcp_options.pcap \
+	--rules tests/rules/captures.rules --check-native -q
+vg "replay -j of a malformed capture" 0 "$DYNPF" -j replay pcap-tests/malformed.pcap
+vg "replay of a non-capture" 2 "$DYNPF" replay tests/rules/all.rules
+vg "parse, text" 0 "$DYNPF" parse pcap-tests/tunnels.pcap
+vg "parse -j" 0 "$DYNPF" -j parse pcap-tests/ipv6_ext.pcap
+vg "rules check" 0 "$DYNPF" rules check tests/rules/all.rules
+vg "rules check -j" 0 "$DYNPF" -j rules check tests/rules/captures.rules
+vg "rules check of a bad file" 1 "$DYNPF" rules check tests/rules/bad-port.rules
+DYNPF_SOCKET="$OUT/no-such.sock" vg "status without a daemon" 2 "$DYNPF" status
+vg "an unknown command" 2 "$DYNPF" frobnicate
+vg "help" 0 "$DYNPF" help
 
 echo "== command line"
 printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
