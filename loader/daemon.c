@@ -15,6 +15,8 @@
 #include <getopt.h>
 #include <sched.h>
 #include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/magic.h>
 #include <net/if.h>
 #include <poll.h>
@@ -63,6 +65,7 @@ struct daemon {
 	struct attachment att[DYNPF_MAX_IFACES];
 	int natt;
 	int lsock, sigfd;
+	int nlsock; /* link events: an attached interface going away */
 	bool stop;
 };
 
@@ -475,6 +478,76 @@ static void detach_one(struct daemon *d, struct attachment *a)
 		a->link = NULL;
 	}
 	dlog(LOG_I, "%s: detached", a->cfg.name);
+}
+
+/*
+ * The interface of a went away (deleted, or moved to another network
+ * namespace): the kernel took the programs off with it. Forget what
+ * pointed at it (the tcx link's pin, the clsact mark), keep the rest.
+ */
+static void forget_gone(struct daemon *d, struct attachment *a)
+{
+	char path[PATH_MAX];
+
+	if (a->link) {
+		bpf_link__unpin(a->link);
+		bpf_link__destroy(a->link);
+		a->link = NULL;
+	} else if (a->clsact) {
+		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
+		rmdir(path);
+		a->clsact = false;
+	}
+	dlog(LOG_W, "%s: the interface is gone (ifindex %d): detached from it, %s",
+	     a->cfg.name, a->ifindex, dynpf_attach_hook_name(a->cfg.hook));
+}
+
+/* Link deletions from the kernel (RTMGRP_LINK), for forget_gone(). */
+static int open_link_watch(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void on_link_events(struct daemon *d)
+{
+	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	ssize_t n;
+
+	while ((n = recv(d->nlsock, buf, sizeof(buf), 0)) > 0) {
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
+			const struct ifinfomsg *ifi = NLMSG_DATA(h);
+
+			if (h->nlmsg_type != RTM_DELLINK ||
+			    h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+				continue;
+			for (int i = 0; i < d->natt;) {
+				struct attachment *a = &d->att[i];
+				int ifindex = a->ifindex;
+
+				if (ifindex != ifi->ifi_index) {
+					i++;
+					continue;
+				}
+				forget_gone(d, a);
+				d->att[i] = d->att[--d->natt];
+				ifslot_put(d, ifindex);
+			}
+		}
+	}
+	if (n < 0 && errno == ENOBUFS)
+		dlog(LOG_W, "link events lost (the socket's buffer overflowed)");
 }
 
 /* Everything this daemon attached and pinned, gone. */
@@ -1120,7 +1193,8 @@ int cmd_daemon(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1 };
+	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,
+			    .nlsock = -1 };
 	bool check_only = false;
 	sigset_t mask;
 	int c, err, ret = DYNPF_EXIT_USAGE;
@@ -1156,7 +1230,8 @@ int cmd_daemon(int argc, char **argv)
 			       d.cfg.ifaces[i].frags ? " (frags)" : "");
 		return DYNPF_EXIT_OK;
 	}
-	if (dynpf_probe_kernel())
+	/* The capabilities first: each missing one named, before anything. */
+	if (dynpf_check_caps(d.cfg.netns[0] != 0) || dynpf_probe_kernel())
 		return DYNPF_EXIT_USAGE;
 	if (d.cfg.netns[0]) {
 		/* Only the network namespace: bpffs and the socket stay ours. */
@@ -1193,6 +1268,12 @@ int cmd_daemon(int argc, char **argv)
 	}
 	if (!d.adopted && d.cfg.rules[0] && rules_load_file(&d, d.cfg.rules))
 		goto out_detach;
+	/* Before attaching: an interface that goes away from then on is seen. */
+	d.nlsock = open_link_watch();
+	if (d.nlsock < 0) {
+		p_err("cannot watch the interfaces (netlink): %s", strerror(-d.nlsock));
+		goto out_detach;
+	}
 	if (attach_all(&d))
 		goto out_detach;
 	if (open_socket(&d))
@@ -1208,10 +1289,11 @@ int cmd_daemon(int argc, char **argv)
 	     d.adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
 	     d.cfg.socket);
 	while (!d.stop) {
-		struct pollfd pfd[2] = { { .fd = d.lsock, .events = POLLIN },
-					 { .fd = d.sigfd, .events = POLLIN } };
+		struct pollfd pfd[3] = { { .fd = d.lsock, .events = POLLIN },
+					 { .fd = d.sigfd, .events = POLLIN },
+					 { .fd = d.nlsock, .events = POLLIN } };
 
-		if (poll(pfd, 2, -1) < 0) {
+		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -1231,6 +1313,8 @@ int cmd_daemon(int argc, char **argv)
 				d.stop = true;
 			}
 		}
+		if (pfd[2].revents & POLLIN)
+			on_link_events(&d);
 		if (pfd[0].revents & POLLIN) {
 			int cfd = accept4(d.lsock, NULL, NULL, SOCK_CLOEXEC);
 
@@ -1262,6 +1346,8 @@ out:
 	}
 	if (d.sigfd >= 0)
 		close(d.sigfd);
+	if (d.nlsock >= 0)
+		close(d.nlsock);
 	dynpf_ctrl_close(&d.ctrl);
 	for (int i = 0; i < d.natt; i++)
 		if (d.att[i].link)

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -16,6 +18,52 @@
 #include "log.h"
 #include "progs.h"
 
+/* The effective capabilities, as a 64-bit set (1 << CAP_*). */
+static int effective_caps(uint64_t *caps)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &h, c))
+		return -errno;
+	*caps = (uint64_t)c[1].effective << 32 | c[0].effective;
+	return 0;
+}
+
+int dynpf_check_caps(bool sys_admin)
+{
+	/* Each is also granted by CAP_SYS_ADMIN, the kernel's older word. */
+	static const struct {
+		int cap;
+		const char *name;
+	} need[] = { { CAP_BPF, "CAP_BPF" },
+		     { CAP_PERFMON, "CAP_PERFMON" },
+		     { CAP_NET_ADMIN, "CAP_NET_ADMIN" } };
+	char lack[96] = "";
+	uint64_t caps = 0;
+	int err = effective_caps(&caps);
+
+	if (err) {
+		p_err("cannot read this process's capabilities: %s", strerror(-err));
+		return err;
+	}
+	if (sys_admin && !(caps & (1ull << CAP_SYS_ADMIN)))
+		snprintf(lack, sizeof(lack), "CAP_SYS_ADMIN");
+	if (!(caps & (1ull << CAP_SYS_ADMIN)))
+		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+			if (!(caps & (1ull << need[i].cap)))
+				snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%s%s",
+					 lack[0] ? ", " : "", need[i].name);
+	if (!lack[0])
+		return 0;
+	p_err("this command loads and attaches BPF programs: it needs root, or the "
+	      "capabilities CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN%s; it lacks %s (systemd: "
+	      "AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_NET_ADMIN%s)",
+	      sys_admin ? " and CAP_SYS_ADMIN (to enter a network namespace)" : "", lack,
+	      sys_admin ? " CAP_SYS_ADMIN" : "");
+	return -EPERM;
+}
+
 int dynpf_probe_kernel(void)
 {
 	static const char *const kfuncs[] = { "bpf_dynptr_from_xdp", "bpf_dynptr_from_skb",
@@ -23,11 +71,9 @@ int dynpf_probe_kernel(void)
 	struct btf *btf;
 	int err = 0;
 
-	if (geteuid() != 0) {
-		p_err("this command loads BPF programs and needs root (CAP_BPF, CAP_NET_ADMIN): "
-		      "run it with sudo");
-		return -EPERM;
-	}
+	err = dynpf_check_caps(false);
+	if (err)
+		return err;
 	/* One error line of ours, not libbpf's as well (it comes back at -vv). */
 	libbpf_print_fn_t prev = libbpf_set_print(NULL);
 

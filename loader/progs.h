@@ -39,6 +39,13 @@ struct dynpf_progs {
 int dynpf_probe_kernel(void);
 
 /*
+ * Does this process have the capabilities to load and attach the programs
+ * (CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, or CAP_SYS_ADMIN), and CAP_SYS_ADMIN
+ * too with sys_admin (setns)? 0, or -EPERM after saying which it lacks.
+ */
+int dynpf_check_caps(bool sys_admin);
+
+/*
  * max_rules: rule ids the rule tables hold (0: none; rules cannot be
  * loaded). The tables are sized to it: 2 * 192 bytes per id, and the
  * per-CPU counters.
