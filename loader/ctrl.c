@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -76,7 +77,14 @@ int dynpf_ctrl_open(struct dynpf_ctrl *c, struct dynpf_bpf *skel)
 
 	memset(c, 0, sizeof(*c));
 	c->skel = skel;
-	c->next_seq = 1;
+	/* Sequence numbers unique across producers, one after another: a
+	 * message a killed producer left in the ring is never taken for ours. */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->next_seq = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	}
 	c->self_drain = true;
 	c->timeout_ms = 5000;
 	c->urb = user_ring_buffer__new(bpf_map__fd(skel->maps.dynpf_ctrl), NULL);
@@ -176,6 +184,30 @@ int dynpf_ctrl_flush(struct dynpf_ctrl *c)
 	if (c->need_sync)
 		return drain_once(c, &drained);
 	return 0;
+}
+
+int dynpf_ctrl_recover(struct dynpf_ctrl *c)
+{
+	uint32_t drained;
+	int err, total = 0;
+
+	/* At most the ring's worth of messages: a few runs of the drain. */
+	for (int i = 0; i < 64; i++) {
+		err = drain_once(c, &drained);
+		if (err)
+			return err;
+		if (!drained)
+			break;
+		total += drained;
+	}
+	/* Their acks answer a dead producer: nobody's. */
+	c->acked = c->sent;
+	dynpf_ctrl_take(c);
+	err = dynpf_ctrl_abort(c, NULL);
+	if (!err)
+		err = dynpf_ctrl_flush(c);
+	dynpf_ctrl_take(c);
+	return err ? err : total;
 }
 
 int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *seq)

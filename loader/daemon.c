@@ -1261,10 +1261,16 @@ int cmd_daemon(int argc, char **argv)
 	if (dynpf_ctrl_open(&d.ctrl, d.skel))
 		goto out;
 	{
-		/* A transaction a killed daemon left open: nothing of it applies. */
-		dynpf_ctrl_abort(&d.ctrl, NULL);
-		dynpf_ctrl_flush(&d.ctrl);
-		dynpf_ctrl_take(&d.ctrl);
+		/* What a killed daemon left in the ring is drained (its acks are
+		 * nobody's), and a transaction it left open aborted: nothing of
+		 * it applies unless it was committed. */
+		int n = dynpf_ctrl_recover(&d.ctrl);
+
+		if (n < 0)
+			goto out;
+		if (n)
+			dlog(LOG_W, "%d messages a killed daemon left in the control ring: "
+			     "drained, its open transaction aborted", n);
 	}
 	if (!d.adopted && d.cfg.rules[0] && rules_load_file(&d, d.cfg.rules))
 		goto out_detach;

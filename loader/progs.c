@@ -47,13 +47,15 @@ int dynpf_check_caps(bool sys_admin)
 		p_err("cannot read this process's capabilities: %s", strerror(-err));
 		return err;
 	}
-	if (sys_admin && !(caps & (1ull << CAP_SYS_ADMIN)))
-		snprintf(lack, sizeof(lack), "CAP_SYS_ADMIN");
-	if (!(caps & (1ull << CAP_SYS_ADMIN)))
+	if (!(caps & (1ull << CAP_SYS_ADMIN))) {
 		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 			if (!(caps & (1ull << need[i].cap)))
 				snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%s%s",
 					 lack[0] ? ", " : "", need[i].name);
+		if (sys_admin)
+			snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%sCAP_SYS_ADMIN",
+				 lack[0] ? ", " : "");
+	}
 	if (!lack[0])
 		return 0;
 	p_err("this command loads and attaches BPF programs: it needs root, or the "

@@ -119,6 +119,8 @@ t_err "the CLI without a daemon says so" 2 "is \`dynpf daemon\` running?" \
 
 unit "the daemon on a veth pair in a network namespace (tests/daemon_test.sh)" daemon_test \
 	tests/daemon_test.sh "$DYNPF" "$OUT"
+unit "faults and refusals of the daemon (tests/faults_test.sh)" faults_test \
+	tests/faults_test.sh "$DYNPF" "$OBJ" "$OUT"
 
 echo "== dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check

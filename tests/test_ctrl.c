@@ -353,6 +353,45 @@ static void test_backpressure(void)
 }
 
 /* SET (default action, ARP/ND) and COUNTER_RESET take effect at commit. */
+/*
+ * A producer killed mid-transaction leaves messages in the ring; the next
+ * one (the restarted daemon) recovers: they are drained with their acks
+ * dropped, their transaction aborted, and its own acks are its own.
+ */
+static void test_recover(void)
+{
+	struct dynpf_rule r1 = rule(70, 1, DYNPF_ACT_COUNT), r2 = rule(71, 1, DYNPF_ACT_COUNT);
+	struct dynpf_ctrl dead;
+	uint64_t s, s_dead;
+	int n;
+
+	dynpf_ctrl_take(&c);
+	CHECK_EQ("recover: a second producer opens", dynpf_ctrl_open(&dead, pr.skel), 0);
+	dead.self_drain = false;
+	dynpf_ctrl_begin(&dead, NULL);
+	dynpf_ctrl_add(&dead, &r1, &s_dead);
+	dynpf_ctrl_add(&dead, &r2, NULL);
+	dynpf_ctrl_close(&dead); /* killed: no commit, nothing drained */
+	n = dynpf_ctrl_recover(&c);
+	CHECK_EQ("recover: the dead producer's 3 messages and our abort drained", n, 3);
+	CHECK("recover: none of their acks kept", !dynpf_ctrl_ack(&c, s_dead), "ack found");
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_add(&c, &r1, &s);
+	dynpf_ctrl_commit(&c, NULL);
+	CHECK_EQ("recover: then a transaction", dynpf_ctrl_flush(&c), 0);
+	CHECK_EQ("recover: rule 70 was not added by the dead one", ack_of(s).a.err, 0);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_del(&c, 71, &s);
+	dynpf_ctrl_abort(&c, NULL);
+	dynpf_ctrl_flush(&c);
+	CHECK_EQ("recover: rule 71 never was", ack_of(s).a.err, -ENOENT);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_del(&c, 70, &s);
+	dynpf_ctrl_commit(&c, NULL);
+	dynpf_ctrl_flush(&c);
+	CHECK_EQ("recover: rule 70 deleted", ack_of(s).a.err, 0);
+}
+
 static void test_settings(void)
 {
 	struct dynpf_verdict v;
@@ -1178,6 +1217,7 @@ int main(void)
 	test_persist();
 	test_settings();
 	test_backpressure();
+	test_recover();
 	test_refusals();
 	test_hostile();
 	test_prio_nonterm();

@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+#
+# Faults and refusals of `dynpf daemon`, for real, in a network namespace it
+# creates (198.18.0.0/15): missing capabilities, a pin directory off bpffs,
+# another XDP program in the way (each: one clear error, nothing
+# half-attached), the modes of what it pins and of its socket, an attached
+# interface deleted under it, and kill -9 in the middle of loading 10,000
+# rules (the rule set after restart is the old one or the new one, and
+# traffic was filtered throughout). Everything it creates is removed on exit,
+# also on failure.
+#
+# Usage: tests/faults_test.sh DYNPF BPF_OBJ_DIR OUTDIR
+#        -> ends with "faults_test: N passed, N failed"
+set -u
+DYNPF=$(readlink -f "$1")
+OBJ=$(readlink -f "$2")
+OUT=$(readlink -f "$3")
+NS=dynpf-ft-$$
+PIN=/sys/fs/bpf/dynpf-ft-$$
+FOREIGN=/sys/fs/bpf/dynpf-ft-foreign-$$
+SOCK=$OUT/ft.sock
+export DYNPF_SOCKET=$SOCK
+pass=0
+fail=0
+mounted_bpffs=0
+dpid=
+spid=
+lpid=
+
+ok() { echo "ok    $1"; pass=$((pass + 1)); }
+ko() {
+	echo "FAIL  $1"
+	[ -n "${2:-}" ] && sed 's/^/      | /' "$2" | tail -15
+	fail=$((fail + 1))
+}
+check() { # NAME COMMAND...: ok if it succeeds
+	local name=$1
+	shift
+	if "$@" >"$OUT/ft.log" 2>&1; then ok "$name"; else ko "$name" "$OUT/ft.log"; fi
+}
+# refused NAME TEXT COMMAND...: COMMAND fails, saying TEXT.
+refused() {
+	local name=$1 want=$2
+	shift 2
+	if "$@" >"$OUT/ft.log" 2>&1; then
+		echo "exit 0, want a failure" >>"$OUT/ft.log"
+		ko "$name" "$OUT/ft.log"
+	elif ! grep -qF -- "$want" "$OUT/ft.log"; then
+		echo "want: $want" >>"$OUT/ft.log"
+		ko "$name" "$OUT/ft.log"
+	else
+		ok "$name"
+	fi
+}
+
+cleanup() {
+	[ -n "$spid" ] && kill "$spid" 2>/dev/null
+	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs"
+	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
+	mount -t bpf bpf /sys/fs/bpf && mounted_bpffs=1
+fi
+ip netns add "$NS"
+ip -n "$NS" link add va type veth peer name vb
+ip -n "$NS" link add vc type veth peer name vd
+ip -n "$NS" addr add 198.18.0.1/24 dev va
+ip -n "$NS" addr add 198.18.0.2/24 dev vb
+ip -n "$NS" addr add 198.18.1.1/24 dev vc
+ip -n "$NS" addr add 198.18.1.2/24 dev vd
+for i in va vb vc vd; do ip -n "$NS" link set "$i" up; done
+
+printf 'id 1 prio 10 udp dport 9 drop\nid 2 prio 20 udp dport 53 count\n' >"$OUT/ft-old.rules"
+# The new set: the same drop first, then 9,999 rules the traffic misses.
+python3 -c '
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("id 1 prio 10 udp dport 9 drop\n")
+    for i in range(2, 10001):
+        f.write(f"id {i} prio {100 + i} ip saddr 198.19.{i >> 8}.{i & 255} tcp dport {1000 + i % 5000} count\n")
+' "$OUT/ft-new.rules"
+
+conf() { # PIN_DIR IFACES_JSON
+	cat >"$OUT/ft.conf" <<-END
+	{
+		"pin_dir": "$1", "socket": "$SOCK", "rules": "$OUT/ft-old.rules",
+		"max_rules": 16384, "netns": "$NS", "detach_on_exit": true,
+		"interfaces": [ $2 ]
+	}
+	END
+}
+start() {
+	"$DYNPF" daemon --config "$OUT/ft.conf" >>"$OUT/daemon.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 150); do
+		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && return 0
+		kill -0 "$dpid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+stop9() {
+	kill -9 "$dpid" 2>/dev/null
+	wait "$dpid" 2>/dev/null
+	dpid=
+	rm -f "$SOCK"
+}
+# Nothing of dynpf on the namespace's interfaces, no pins, no socket.
+nothing_left() {
+	! ip -n "$NS" link show | grep -q 'prog/xdp' &&
+		[ -z "$(ip netns exec "$NS" bpftool net show 2>/dev/null | grep -i dynpf)" ] &&
+		[ ! -e "$PIN" ] && [ ! -e "$SOCK" ]
+}
+IFACES='{ "name": "vb", "hook": "xdp" }, { "name": "vd", "hook": "xdp-generic" },
+	{ "name": "vd", "hook": "tc-ingress" }'
+
+# ---- refusals before anything is attached ----------------------------------
+conf "$PIN" "$IFACES"
+if command -v setpriv >/dev/null; then
+	refused "without CAP_BPF and CAP_PERFMON: refused, naming them" \
+		"it lacks CAP_BPF, CAP_PERFMON" \
+		setpriv --bounding-set=-bpf,-perfmon,-sys_admin "$DYNPF" daemon --config "$OUT/ft.conf"
+	check "and nothing left" nothing_left
+	refused "with a netns but without CAP_SYS_ADMIN: refused, naming it" \
+		"it lacks CAP_SYS_ADMIN" \
+		setpriv --bounding-set=-sys_admin "$DYNPF" daemon --config "$OUT/ft.conf"
+else
+	echo "skip  capabilities (setpriv not found)"
+fi
+mkdir -p "$OUT/not-bpffs"
+conf "$OUT/not-bpffs/dynpf" "$IFACES"
+refused "pin_dir off bpffs: refused, saying how to mount one" "mount -t bpf bpf" \
+	"$DYNPF" daemon --config "$OUT/ft.conf"
+check "and nothing left" sh -c '[ -z "$(ls -A "$1")" ] && ! ip -n "$2" link show | grep -q prog/xdp' \
+	sh "$OUT/not-bpffs" "$NS"
+
+# Another XDP program on vd, attached without libxdp (plain netlink): the
+# daemon says which and how to remove it, and takes vb's XDP off again.
+conf "$PIN" "$IFACES"
+if bpftool prog loadall "$OBJ/bench.bpf.o" "$FOREIGN" >"$OUT/ft.log" 2>&1 &&
+	nsenter --net="/run/netns/$NS" bpftool net attach xdpgeneric \
+		pinned "$FOREIGN/bench_empty_xdp" dev vd >>"$OUT/ft.log" 2>&1; then
+	refused "another XDP program on an interface: refused, naming it and the fix" \
+		"another XDP program is attached" "$DYNPF" daemon --config "$OUT/ft.conf"
+	check "nothing half-attached (vb has no XDP program, no pins, no socket)" sh -c \
+		'! ip -n "$1" link show vb | grep -q prog/xdp && [ ! -e "$2" ] && [ ! -e "$3" ]' \
+		sh "$NS" "$PIN" "$SOCK"
+	check "the other program is still there" sh -c 'ip -n "$1" link show vd | grep -q prog/xdp' \
+		sh "$NS"
+	ip netns exec "$NS" bpftool net detach xdpgeneric dev vd
+else
+	ko "attach a foreign XDP program with bpftool" "$OUT/ft.log"
+fi
+rm -rf "$FOREIGN"
+
+# ---- a running daemon --------------------------------------------------------
+check "the daemon starts on vb and vd" start
+check "pinned maps and links are 0600, the pin directory 0700" sh -c \
+	'[ -n "$(find "$1" -mindepth 1 ! -type d)" ] &&
+	 [ -z "$(find "$1" -mindepth 1 ! -type d ! -perm 0600)" ] &&
+	 [ -z "$(find "$1" -type d ! -perm 0700)" ]' sh "$PIN"
+check "the socket is 0600, root's" sh -c '[ "$(stat -c %a:%U "$1")" = 600:root ]' sh "$SOCK"
+
+# An attached interface deleted under the daemon: logged, forgotten, the
+# other interface still served.
+ip -n "$NS" link del vc
+gone=0
+for _ in $(seq 50); do
+	if ! "$DYNPF" status 2>/dev/null | grep -q ' vd '; then
+		gone=1
+		break
+	fi
+	sleep 0.1
+done
+check "a deleted interface leaves the status" test "$gone" = 1
+check "and the log says so" grep -q "vd: the interface is gone" "$OUT/daemon.log"
+check "the daemon still serves: status lists vb" sh -c '"$1" status | grep -q " vb "' sh "$DYNPF"
+check "and a rule can be added" "$DYNPF" rule add id 3 prio 30 udp dport 7 count
+check "and deleted" "$DYNPF" rule del 3
+check "no pinned tc link of vd left" sh -c '! ls "$1" | grep -q "link_vd"' sh "$PIN"
+
+# ---- kill -9 in the middle of loading 10,000 rules ----------------------------
+# (vd is gone: the restarts below are configured without it.)
+conf "$PIN" '{ "name": "vb", "hook": "xdp" }'
+"$DYNPF" rules save >"$OUT/ft-old.saved"
+check "the new set loads" "$DYNPF" rules load "$OUT/ft-new.rules"
+"$DYNPF" rules save >"$OUT/ft-new.saved"
+check "and the old one back" "$DYNPF" rules load "$OUT/ft-old.rules"
+check "the two sets differ" sh -c '! cmp -s "$1" "$2"' sh "$OUT/ft-old.saved" "$OUT/ft-new.saved"
+
+# Traffic the whole time: UDP to port 9, which both sets drop at XDP; a
+# listener on vb's address counts what gets through (must be none).
+ip netns exec "$NS" /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("198.18.0.2", 9))
+s.settimeout(0.2)
+n = 0
+open(sys.argv[1], "w").write("0\n")
+while True:
+    try:
+        s.recv(2048)
+        n += 1
+        open(sys.argv[1], "w").write("%d\n" % n)
+    except socket.timeout:
+        pass
+' "$OUT/ft-through" &
+lpid=$!
+ip netns exec "$NS" /usr/bin/python3 -c '
+from scapy.all import Ether, IP, UDP
+from scapy.config import conf
+conf.verb = 0
+p = bytes(Ether(dst="ff:ff:ff:ff:ff:ff") / IP(src="198.18.0.1", dst="198.18.0.2") /
+          UDP(sport=40000, dport=9))
+s = conf.L2socket(iface="va")
+while True:
+    s.send(p)
+' 2>/dev/null &
+spid=$!
+rx() { ip -n "$NS" -s link show vb | awk '/RX:/ { getline; print $2; exit }'; }
+before=$(rx)
+outcomes=
+for delay in 0.005 0.02 0.05 0.1 0.2 0.4; do
+	"$DYNPF" rules load "$OUT/ft-new.rules" >/dev/null 2>&1 &
+	cpid=$!
+	sleep "$delay"
+	stop9
+	wait "$cpid" 2>/dev/null
+	if ! start; then
+		outcomes="$outcomes NO-RESTART"
+		continue
+	fi
+	"$DYNPF" rules save >"$OUT/ft-after.saved"
+	if cmp -s "$OUT/ft-after.saved" "$OUT/ft-old.saved"; then
+		outcomes="$outcomes old"
+	elif cmp -s "$OUT/ft-after.saved" "$OUT/ft-new.saved"; then
+		outcomes="$outcomes new"
+		"$DYNPF" rules load "$OUT/ft-old.rules" >"$OUT/ft-reload.log" 2>&1 ||
+			outcomes="$outcomes RELOAD-FAILED"
+	else
+		outcomes="$outcomes MIXED"
+		diff "$OUT/ft-old.saved" "$OUT/ft-after.saved" | head >"$OUT/ft-mixed.log"
+	fi
+done
+after=$(rx)
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+spid=
+sleep 0.3
+kill "$lpid" 2>/dev/null
+wait "$lpid" 2>/dev/null
+lpid=
+through=$(cat "$OUT/ft-through" 2>/dev/null)
+check "kill -9 mid-load, 6 times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
+	sh -c '! echo "$1" | grep -q "MIXED\|NO-RESTART\|FAILED"' sh "$outcomes"
+check "traffic flowed meanwhile ($((after - before)) frames)" test $((after - before)) -gt 1000
+check "and none of it got through the drop rule (${through:-?} datagrams)" test "${through:-x}" = 0
+
+kill -TERM "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
+dpid=
+check "SIGTERM (detach_on_exit): nothing left" nothing_left
+
+echo "faults_test: $pass passed, $fail failed"
+[ "$fail" = 0 ]
