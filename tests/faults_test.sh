@@ -263,6 +263,29 @@ check "kill -9 mid-load, 6 times: the old set or the new one, never a mix, and t
 check "traffic flowed meanwhile ($((after - before)) frames)" test $((after - before)) -gt 1000
 check "and none of it got through the drop rule (${through:-?} datagrams)" test "${through:-x}" = 0
 
+# ---- deny by default does not lock out neighbour discovery --------------------
+# An ARP request to vb's address (from an address not local to the namespace:
+# Linux ignores those): answered unless the operator said
+# `set pass-arp-nd off`.
+arp_answered() {
+	ip netns exec "$NS" /usr/bin/python3 -c '
+import sys
+from scapy.all import ARP, Ether, srp1
+from scapy.config import conf
+conf.verb = 0
+r = srp1(Ether(dst="ff:ff:ff:ff:ff:ff") / ARP(psrc="198.18.0.99", pdst="198.18.0.2"),
+         iface="va", timeout=1)
+sys.exit(0 if r is not None and r.haslayer(ARP) and r[ARP].op == 2 else 1)' 2>/dev/null
+}
+printf 'set default-action drop\n' >"$OUT/ft-deny.rules"
+printf 'set default-action drop\nset pass-arp-nd off\n' >"$OUT/ft-deny-all.rules"
+check "deny by default loads" "$DYNPF" rules load "$OUT/ft-deny.rules"
+check "ARP is still answered" arp_answered
+check "deny by default with pass-arp-nd off loads" "$DYNPF" rules load "$OUT/ft-deny-all.rules"
+if arp_answered; then ko "then ARP is not answered"; else ok "then ARP is not answered"; fi
+check "back to passing by default" "$DYNPF" rules load "$OUT/ft-old.rules"
+check "ARP answered again" arp_answered
+
 kill -TERM "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=
