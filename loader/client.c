@@ -43,8 +43,13 @@ json_object *dynpf_client_call(const char *sock, json_object *req)
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)", sock,
-		      strerror(errno));
+		if (errno == EACCES)
+			p_err("cannot reach the daemon at %s: %s (only root, and the daemon's "
+			      "socket_group if it has one, may use it)",
+			      sock, strerror(errno));
+		else
+			p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)",
+			      sock, strerror(errno));
 		goto out;
 	}
 	/* A daemon that refuses us replies and closes before reading: the

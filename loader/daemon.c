@@ -1064,6 +1064,27 @@ static json_object *handle(struct daemon *d, const char *line, size_t len)
 }
 
 /* One client: requests until it closes; only root (or socket_group). */
+/* Root, or a member of socket_group: its group, or one of its others
+ * (SO_PEERGROUPS: the peer process's own, not /etc/group's). */
+static bool peer_allowed(const struct daemon *d, int fd, const struct ucred *cred)
+{
+	gid_t gid = (gid_t)d->cfg.socket_gid, groups[256];
+	socklen_t len = sizeof(groups);
+
+	if (cred->uid == 0)
+		return true;
+	if (d->cfg.socket_gid < 0)
+		return false;
+	if (cred->gid == gid)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return false;
+	for (size_t i = 0; i < len / sizeof(gid_t); i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
 static void serve(struct daemon *d, int fd)
 {
 	struct ucred cred;
@@ -1075,11 +1096,13 @@ static void serve(struct daemon *d, int fd)
 		close(fd);
 		return;
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) ||
-	    (cred.uid != 0 && (d->cfg.socket_gid < 0 || cred.gid != (gid_t)d->cfg.socket_gid))) {
-		const char *msg = "{\"ok\":false,\"error\":\"only root may use the dynpf socket\"}\n";
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) || !peer_allowed(d, fd, &cred)) {
+		const char *msg = d->cfg.socket_gid < 0
+			? "{\"ok\":false,\"error\":\"only root may use the dynpf socket\"}\n"
+			: "{\"ok\":false,\"error\":\"only root and the socket_group may use the "
+			  "dynpf socket\"}\n";
 
-		dlog(LOG_W, "refused a client: uid %u", cred.uid);
+		dlog(LOG_W, "refused a client: uid %u gid %u", cred.uid, cred.gid);
 		if (write(fd, msg, strlen(msg)) < 0)
 			(void)0;
 		free(buf);

@@ -59,7 +59,7 @@ cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
-	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs"
+	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
 	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
 }
 trap cleanup EXIT
@@ -290,6 +290,38 @@ kill -TERM "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=
 check "SIGTERM (detach_on_exit): nothing left" nothing_left
+
+# ---- the socket: root and socket_group only -----------------------------------
+# The socket and a copy of the CLI where nobody can reach them.
+PUB=$(mktemp -d /tmp/dynpf-ft.XXXXXX)
+chmod 0755 "$PUB"
+cp "$DYNPF" "$PUB/dynpf"
+export DYNPF_SOCKET=$PUB/dynpf.sock
+sed -i "s|\"socket\": \"$SOCK\"|\"socket\": \"$DYNPF_SOCKET\", \"socket_group\": \"nogroup\"|" \
+	"$OUT/ft.conf"
+SOCK=$DYNPF_SOCKET
+if command -v setpriv >/dev/null && getent group nogroup >/dev/null; then
+	check "start with socket_group nogroup" start
+	check "the socket is 0660, root:nogroup" sh -c \
+		'[ "$(stat -c %a:%U:%G "$1")" = 660:root:nogroup ]' sh "$SOCK"
+	check "a member of the group (its primary group) is served" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$PUB/dynpf" status
+	check "a member of the group (another of its groups) is served" \
+		setpriv --reuid=65534 --regid=100 --groups=65534 "$PUB/dynpf" status
+	refused "anyone else is refused by the socket's mode" "may use it" \
+		setpriv --reuid=65534 --regid=100 --clear-groups "$PUB/dynpf" status
+	# Opened up, the daemon's own check of the peer's credentials refuses too.
+	chmod 0666 "$SOCK"
+	refused "and by the daemon (SO_PEERCRED, SO_PEERGROUPS)" "only root and the socket_group" \
+		setpriv --reuid=65534 --regid=100 --clear-groups "$PUB/dynpf" status
+	chmod 0660 "$SOCK"
+	kill -TERM "$dpid" 2>/dev/null
+	wait "$dpid" 2>/dev/null
+	dpid=
+else
+	echo "skip  socket_group (no setpriv or no group nogroup)"
+fi
+rm -rf "$PUB"
 
 echo "faults_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]
