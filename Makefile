@@ -118,7 +118,7 @@ FUZZ_request_LIBS := -ljson-c -lbpf
 $(FUZZ_OUT):
 	$(Q)mkdir -p $@
 
-$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c $(HEADERS) $(wildcard loader/*.h loader/*.c) | $(FUZZ_OUT)
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(HEADERS) $(wildcard loader/*.h loader/*.c) | $(FUZZ_OUT)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(CLANG) $(CPPFLAGS) -Iloader $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) $< $(FUZZ_$*_SRCS) \
 		$(FUZZ_$*_LIBS) -o $@

@@ -20,15 +20,8 @@
 #include "msgcheck.h"
 #include "rules_lang.h"
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_ctrlmsg: %s: ", #cond);          \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#define FUZZ_NAME "fuzz_ctrlmsg"
+#include "fuzz.h"
 
 static struct dynpf_ruleset back;
 

@@ -17,17 +17,10 @@
 #include "native.h"
 #include "pktfmt.h"
 
-static struct dynpf_pkt a, b;
+#define FUZZ_NAME "fuzz_parse"
+#include "fuzz.h"
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_parse: %s: ", #cond);            \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+static struct dynpf_pkt a, b;
 
 static void check_pkt(const struct dynpf_pkt *p, __u32 len)
 {

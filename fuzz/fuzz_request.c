@@ -12,15 +12,8 @@
 #include "request.h"
 #include "rules_lang.h"
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_request: %s: ", #cond);          \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#define FUZZ_NAME "fuzz_request"
+#include "fuzz.h"
 
 static struct dynpf_ruleset rs;
 static struct dynpf_rule_ids taken;

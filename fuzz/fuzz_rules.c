@@ -15,15 +15,8 @@
 #include "match.h"
 #include "rules_lang.h"
 
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "fuzz_rules: %s: ", #cond);            \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			abort();                                               \
-		}                                                              \
-	} while (0)
+#define FUZZ_NAME "fuzz_rules"
+#include "fuzz.h"
 
 static struct dynpf_ruleset rs, back;
 

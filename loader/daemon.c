@@ -42,6 +42,7 @@
 #include "daemon.h"
 #include "dynpf.skel.h"
 #include "log.h"
+#include "nl.h"
 #include "progs.h"
 #include "request.h"
 #include "rules_lang.h"
@@ -500,23 +501,6 @@ static void forget_gone(struct daemon *d, struct attachment *a)
 	}
 	dlog(LOG_W, "%s: the interface is gone (ifindex %d): detached from it, %s",
 	     a->cfg.name, a->ifindex, dynpf_attach_hook_name(a->cfg.hook));
-}
-
-/* Link deletions from the kernel (RTMGRP_LINK), for forget_gone(). */
-static int open_link_watch(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
 }
 
 static void on_link_events(struct daemon *d)
@@ -1298,7 +1282,7 @@ int cmd_daemon(int argc, char **argv)
 	if (!d.adopted && d.cfg.rules[0] && rules_load_file(&d, d.cfg.rules))
 		goto out_detach;
 	/* Before attaching: an interface that goes away from then on is seen. */
-	d.nlsock = open_link_watch();
+	d.nlsock = dynpf_nl_open(RTMGRP_LINK, SOCK_NONBLOCK); /* link deletions */
 	if (d.nlsock < 0) {
 		p_err("cannot watch the interfaces (netlink): %s", strerror(-d.nlsock));
 		goto out_detach;

@@ -25,6 +25,7 @@
 #include <linux/veth.h>
 
 #include "log.h"
+#include "nl.h"
 #include "testbed.h"
 
 #define NETNS_RUN_DIR "/run/netns"
@@ -70,22 +71,6 @@ static void nla_nest_end(struct nlmsghdr *n, struct nlattr *nest)
 	nest->nla_len = (char *)n + n->nlmsg_len - (char *)nest;
 }
 
-static int nl_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
 /*
  * Send one request on a new socket in the current namespace and wait for
  * its answer: the error code of the ACK, or with reply set the first
@@ -94,7 +79,7 @@ static int nl_open(void)
 static int nl_talk(struct nlmsghdr *n, void *reply, size_t reply_len)
 {
 	char buf[8192];
-	int fd = nl_open(), err;
+	int fd = dynpf_nl_open(0, 0), err;
 	ssize_t r;
 
 	if (fd < 0)

@@ -20,35 +20,20 @@ PUB=$(mktemp -d /tmp/dynpf-dt.XXXXXX)
 chmod 0755 "$PUB"
 SOCK=$PUB/dynpf.sock
 export DYNPF_SOCKET=$SOCK
-pass=0
-fail=0
-mounted_bpffs=0
+CHECK_LOG=$OUT/dt.log
+. "$(dirname "$0")/lib.sh"
 dpid=
-
-ok() { echo "ok    $1"; pass=$((pass + 1)); }
-ko() {
-	echo "FAIL  $1"
-	[ -n "${2:-}" ] && sed 's/^/      | /' "$2" | tail -15
-	fail=$((fail + 1))
-}
-check() { # NAME COMMAND...: ok if it succeeds
-	local name=$1
-	shift
-	if "$@" >"$OUT/dt.log" 2>&1; then ok "$name"; else ko "$name" "$OUT/dt.log"; fi
-}
 
 cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN" "$PUB"
-	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
+	lib_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
-	mount -t bpf bpf /sys/fs/bpf && mounted_bpffs=1
-fi
+lib_mount_bpffs
 ip netns add "$NS"
 ip -n "$NS" link add va type veth peer name vb
 ip -n "$NS" addr add 198.18.0.1/24 dev va

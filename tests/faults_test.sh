@@ -21,34 +21,22 @@ PIN=/sys/fs/bpf/dynpf-ft-$$
 FOREIGN=/sys/fs/bpf/dynpf-ft-foreign-$$
 SOCK=$OUT/ft.sock
 export DYNPF_SOCKET=$SOCK
-pass=0
-fail=0
-mounted_bpffs=0
+CHECK_LOG=$OUT/ft.log
+. "$(dirname "$0")/lib.sh"
 dpid=
 spid=
 lpid=
 
-ok() { echo "ok    $1"; pass=$((pass + 1)); }
-ko() {
-	echo "FAIL  $1"
-	[ -n "${2:-}" ] && sed 's/^/      | /' "$2" | tail -15
-	fail=$((fail + 1))
-}
-check() { # NAME COMMAND...: ok if it succeeds
-	local name=$1
-	shift
-	if "$@" >"$OUT/ft.log" 2>&1; then ok "$name"; else ko "$name" "$OUT/ft.log"; fi
-}
 # refused NAME TEXT COMMAND...: COMMAND fails, saying TEXT.
 refused() {
 	local name=$1 want=$2
 	shift 2
-	if "$@" >"$OUT/ft.log" 2>&1; then
-		echo "exit 0, want a failure" >>"$OUT/ft.log"
-		ko "$name" "$OUT/ft.log"
-	elif ! grep -qF -- "$want" "$OUT/ft.log"; then
-		echo "want: $want" >>"$OUT/ft.log"
-		ko "$name" "$OUT/ft.log"
+	if "$@" >"$CHECK_LOG" 2>&1; then
+		echo "exit 0, want a failure" >>"$CHECK_LOG"
+		ko "$name" "$CHECK_LOG"
+	elif ! grep -qF -- "$want" "$CHECK_LOG"; then
+		echo "want: $want" >>"$CHECK_LOG"
+		ko "$name" "$CHECK_LOG"
 	else
 		ok "$name"
 	fi
@@ -60,14 +48,12 @@ cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
-	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
+	lib_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
-	mount -t bpf bpf /sys/fs/bpf && mounted_bpffs=1
-fi
+lib_mount_bpffs
 ip netns add "$NS"
 ip -n "$NS" link add va type veth peer name vb
 ip -n "$NS" link add vc type veth peer name vd

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+# What the daemon's end-to-end tests share (sourced): the counters and the
+# ok / ko / check lines, and bpffs mounted if it is not (unmounted by
+# lib_cleanup). CHECK_LOG: where check() keeps a command's output.
+pass=0
+fail=0
+mounted_bpffs=0
+
+ok() { echo "ok    $1"; pass=$((pass + 1)); }
+ko() {
+	echo "FAIL  $1"
+	[ -n "${2:-}" ] && sed 's/^/      | /' "$2" | tail -15
+	fail=$((fail + 1))
+}
+check() { # NAME COMMAND...: ok if it succeeds
+	local name=$1
+	shift
+	if "$@" >"$CHECK_LOG" 2>&1; then ok "$name"; else ko "$name" "$CHECK_LOG"; fi
+}
+lib_mount_bpffs() {
+	if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
+		mount -t bpf bpf /sys/fs/bpf && mounted_bpffs=1
+	fi
+}
+lib_cleanup() {
+	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
+}
