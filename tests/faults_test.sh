@@ -47,6 +47,7 @@ cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
+	ip netns del "$NS-2" 2>/dev/null
 	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
 	lib_cleanup
 }
@@ -57,11 +58,12 @@ lib_mount_bpffs
 ip netns add "$NS"
 ip -n "$NS" link add va type veth peer name vb
 ip -n "$NS" link add vc type veth peer name vd
+ip -n "$NS" link add ve type veth peer name vf
 ip -n "$NS" addr add 198.18.0.1/24 dev va
 ip -n "$NS" addr add 198.18.0.2/24 dev vb
 ip -n "$NS" addr add 198.18.1.1/24 dev vc
 ip -n "$NS" addr add 198.18.1.2/24 dev vd
-for i in va vb vc vd; do ip -n "$NS" link set "$i" up; done
+for i in va vb vc vd ve vf; do ip -n "$NS" link set dev "$i" up; done
 
 printf 'id 1 prio 10 udp dport 9 drop\nid 2 prio 20 udp dport 53 count\n' >"$OUT/ft-old.rules"
 # The new set: the same drop first, then 9,999 rules the traffic misses.
@@ -105,7 +107,7 @@ nothing_left() {
 		[ ! -e "$PIN" ] && [ ! -e "$SOCK" ]
 }
 IFACES='{ "name": "vb", "hook": "xdp" }, { "name": "vd", "hook": "xdp-generic" },
-	{ "name": "vd", "hook": "tc-ingress" }'
+	{ "name": "vd", "hook": "tc-ingress" }, { "name": "vf", "hook": "tc-ingress" }'
 
 # ---- refusals before anything is attached ----------------------------------
 conf "$PIN" "$IFACES"
@@ -171,6 +173,20 @@ check "the daemon still serves: status lists vb" sh -c '"$1" status | grep -q " 
 check "and a rule can be added" "$DYNPF" rule add id 3 prio 30 udp dport 7 count
 check "and deleted" "$DYNPF" rule del 3
 check "no pinned tc link of vd left" sh -c '! ls "$1" | grep -q "link_vd"' sh "$PIN"
+# One moved to another network namespace: gone from ours, the same.
+ip netns add "$NS-2"
+ip -n "$NS" link set dev vf netns "$NS-2"
+gone=0
+for _ in $(seq 50); do
+	if ! "$DYNPF" status 2>/dev/null | grep -q ' vf '; then
+		gone=1
+		break
+	fi
+	sleep 0.1
+done
+check "an interface moved to another namespace leaves the status" test "$gone" = 1
+check "its pinned tc link too" sh -c '! ls "$1" | grep -q "link_vf"' sh "$PIN"
+ip netns del "$NS-2"
 
 # ---- kill -9 in the middle of loading 10,000 rules ----------------------------
 # (vd is gone: the restarts below are configured without it.)
