@@ -54,15 +54,7 @@ conf() { # DETACH [TC_ATTACH]
 }
 EOF
 }
-start() {
-	"$DYNPF" daemon --config "$OUT/dt.conf" >>"$OUT/daemon.log" 2>&1 &
-	dpid=$!
-	for _ in $(seq 50); do
-		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	return 1
-}
+start() { start_daemon "$OUT/dt.conf"; }
 # COUNT packets to PROTO dport DPORT from va to vb (scapy, raw frames).
 send() {
 	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" "$3" <<'EOF' >/dev/null 2>&1
@@ -135,7 +127,7 @@ check "rules load of a bad file changes nothing" sh -c \
 # SIGHUP: the rule file again, as one transaction; a bad one changes nothing.
 hup_until() { # WHAT: SIGHUP, then wait until the active set has rule 9 (1) or not (0)
 	kill -HUP "$dpid"
-	for _ in $(seq 50); do
+	for _ in $(seq 150); do
 		if "$DYNPF" rule list | grep -q "^id 9 "; then [ "$1" = 1 ] && return 0
 		else [ "$1" = 0 ] && return 0; fi
 		sleep 0.1

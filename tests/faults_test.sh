@@ -84,16 +84,7 @@ conf() { # PIN_DIR IFACES_JSON
 	}
 	END
 }
-start() {
-	"$DYNPF" daemon --config "$OUT/ft.conf" >>"$OUT/daemon.log" 2>&1 &
-	dpid=$!
-	for _ in $(seq 150); do
-		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && return 0
-		kill -0 "$dpid" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
-}
+start() { start_daemon "$OUT/ft.conf"; }
 stop9() {
 	kill -9 "$dpid" 2>/dev/null
 	wait "$dpid" 2>/dev/null

@@ -25,3 +25,16 @@ lib_mount_bpffs() {
 lib_cleanup() {
 	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
 }
+# start_daemon CONF: dynpf daemon in the background ($dpid), logging to
+# $OUT/daemon.log; 0 once it answers on $SOCK (at most 30 s: the sanitizer
+# build under load starts slowly), 1 if it exits or does not answer.
+start_daemon() {
+	"$DYNPF" daemon --config "$1" >>"$OUT/daemon.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 300); do
+		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && return 0
+		kill -0 "$dpid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
