@@ -5,10 +5,10 @@
 # creates (198.18.0.0/15): missing capabilities, a pin directory off bpffs,
 # another XDP program in the way (each: one clear error, nothing
 # half-attached), the modes of what it pins and of its socket, an attached
-# interface deleted under it, and kill -9 in the middle of loading 10,000
-# rules (the rule set after restart is the old one or the new one, and
-# traffic was filtered throughout). Everything it creates is removed on exit,
-# also on failure.
+# interface deleted, moved away or its peer's namespace removed under it, and
+# kill -9 in the middle of loading 10,000 rules (the rule set after restart is
+# the old one or the new one, and traffic was filtered throughout). Everything
+# it creates is removed on exit, also on failure.
 #
 # Usage: tests/faults_test.sh DYNPF BPF_OBJ_DIR OUTDIR
 #        -> ends with "faults_test: N passed, N failed"
@@ -48,6 +48,7 @@ cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-2" 2>/dev/null
+	ip netns del "$NS-3" 2>/dev/null
 	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
 	lib_cleanup
 }
@@ -59,11 +60,15 @@ ip netns add "$NS"
 ip -n "$NS" link add va type veth peer name vb
 ip -n "$NS" link add vc type veth peer name vd
 ip -n "$NS" link add ve type veth peer name vf
+# vg's peer lives in a namespace of its own, removed under the daemon below.
+ip netns add "$NS-3"
+ip -n "$NS" link add vg type veth peer name vh netns "$NS-3"
+ip -n "$NS-3" link set dev vh up
 ip -n "$NS" addr add 198.18.0.1/24 dev va
 ip -n "$NS" addr add 198.18.0.2/24 dev vb
 ip -n "$NS" addr add 198.18.1.1/24 dev vc
 ip -n "$NS" addr add 198.18.1.2/24 dev vd
-for i in va vb vc vd ve vf; do ip -n "$NS" link set dev "$i" up; done
+for i in va vb vc vd ve vf vg; do ip -n "$NS" link set dev "$i" up; done
 
 printf 'id 1 prio 10 udp dport 9 drop\nid 2 prio 20 udp dport 53 count\n' >"$OUT/ft-old.rules"
 # The new set: the same drop first, then 9,999 rules the traffic misses.
@@ -98,7 +103,8 @@ nothing_left() {
 		[ ! -e "$PIN" ] && [ ! -e "$SOCK" ]
 }
 IFACES='{ "name": "vb", "hook": "xdp" }, { "name": "vd", "hook": "xdp-generic" },
-	{ "name": "vd", "hook": "tc-ingress" }, { "name": "vf", "hook": "tc-ingress" }'
+	{ "name": "vd", "hook": "tc-ingress" }, { "name": "vf", "hook": "tc-ingress" },
+	{ "name": "vg", "hook": "xdp-generic" }'
 
 # ---- refusals before anything is attached ----------------------------------
 conf "$PIN" "$IFACES"
@@ -149,16 +155,17 @@ check "the socket is 0600, root's" sh -c '[ "$(stat -c %a:%U "$1")" = 600:root ]
 
 # An attached interface deleted under the daemon: logged, forgotten, the
 # other interface still served.
+# gone IFACE: true once the daemon's status no longer lists IFACE (10 s at
+# most: a namespace is dismantled by a kernel worker, not at once).
+gone() {
+	for _ in $(seq 100); do
+		"$DYNPF" status 2>/dev/null | grep -q " $1 " || return 0
+		sleep 0.1
+	done
+	return 1
+}
 ip -n "$NS" link del vc
-gone=0
-for _ in $(seq 50); do
-	if ! "$DYNPF" status 2>/dev/null | grep -q ' vd '; then
-		gone=1
-		break
-	fi
-	sleep 0.1
-done
-check "a deleted interface leaves the status" test "$gone" = 1
+check "a deleted interface leaves the status" gone vd
 check "and the log says so" grep -q "vd: the interface is gone" "$OUT/daemon.log"
 check "the daemon still serves: status lists vb" sh -c '"$1" status | grep -q " vb "' sh "$DYNPF"
 check "and a rule can be added" "$DYNPF" rule add id 3 prio 30 udp dport 7 count
@@ -167,20 +174,18 @@ check "no pinned tc link of vd left" sh -c '! ls "$1" | grep -q "link_vd"' sh "$
 # One moved to another network namespace: gone from ours, the same.
 ip netns add "$NS-2"
 ip -n "$NS" link set dev vf netns "$NS-2"
-gone=0
-for _ in $(seq 50); do
-	if ! "$DYNPF" status 2>/dev/null | grep -q ' vf '; then
-		gone=1
-		break
-	fi
-	sleep 0.1
-done
-check "an interface moved to another namespace leaves the status" test "$gone" = 1
+check "an interface moved to another namespace leaves the status" gone vf
 check "its pinned tc link too" sh -c '! ls "$1" | grep -q "link_vf"' sh "$PIN"
 ip netns del "$NS-2"
+# A namespace removed: vg's peer goes with it, and a veth without its peer
+# is deleted too.
+ip netns del "$NS-3"
+check "an interface whose peer's namespace is removed leaves the status" gone vg
+check "and the log says so" grep -q "vg: the interface is gone" "$OUT/daemon.log"
+check "the daemon still serves: status lists vb" sh -c '"$1" status | grep -q " vb "' sh "$DYNPF"
 
 # ---- kill -9 in the middle of loading 10,000 rules ----------------------------
-# (vd is gone: the restarts below are configured without it.)
+# (vd, vf and vg are gone: the restarts below are configured without them.)
 conf "$PIN" '{ "name": "vb", "hook": "xdp" }'
 "$DYNPF" rules save >"$OUT/ft-old.saved"
 check "the new set loads" "$DYNPF" rules load "$OUT/ft-new.rules"
