@@ -5,7 +5,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -186,10 +190,65 @@ int dynpf_ctrl_flush(struct dynpf_ctrl *c)
 	return 0;
 }
 
-int dynpf_ctrl_recover(struct dynpf_ctrl *c)
+/*
+ * A producer killed between reserve and submit leaves its record busy, and
+ * the drain stops at a busy record for good: nothing after it would ever be
+ * applied. The producer taking over marks such records discarded (what
+ * user_ring_buffer__discard does), which the drain skips. Only safe with no
+ * other producer alive: the daemon at start. The records discarded, or
+ * -errno.
+ */
+static int discard_abandoned(struct dynpf_ctrl *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.dynpf_ctrl), n = 0;
+	size_t page = sysconf(_SC_PAGESIZE), size = bpf_map__max_entries(c->skel->maps.dynpf_ctrl);
+	uint64_t cons, prod, mask = size - 1;
+	void *cpage, *ppage;
+	uint8_t *data;
+
+	/* The consumer's page is read-only to us; the producer's page and
+	 * the data, mapped twice over for wrap-around, are ours to write. */
+	cpage = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (cpage == MAP_FAILED)
+		return -errno;
+	ppage = mmap(NULL, page + 2 * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page);
+	if (ppage == MAP_FAILED) {
+		n = -errno;
+		munmap(cpage, page);
+		return n;
+	}
+	data = (uint8_t *)ppage + page;
+	cons = __atomic_load_n((uint64_t *)cpage, __ATOMIC_ACQUIRE);
+	prod = __atomic_load_n((uint64_t *)ppage, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		uint32_t *hdr = (uint32_t *)(data + (cons & mask));
+		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		uint32_t body = len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+
+		if (len & BPF_RINGBUF_BUSY_BIT) {
+			__atomic_store_n(hdr, body | BPF_RINGBUF_DISCARD_BIT, __ATOMIC_RELEASE);
+			n++;
+		}
+		cons += (body + BPF_RINGBUF_HDR_SZ + 7) & ~7ull;
+	}
+	munmap(ppage, page + 2 * size);
+	munmap(cpage, page);
+	return n;
+}
+
+int dynpf_ctrl_recover(struct dynpf_ctrl *c, int *discarded)
 {
 	uint32_t drained;
 	int err, total = 0;
+
+	err = discard_abandoned(c);
+	if (err < 0) {
+		p_err("cannot map the control ring to look for abandoned messages: %s",
+		      strerror(-err));
+		return err;
+	}
+	if (discarded)
+		*discarded = err;
 
 	/* At most the ring's worth of messages: a few runs of the drain. */
 	for (int i = 0; i < 64; i++) {

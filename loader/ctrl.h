@@ -53,11 +53,12 @@ void dynpf_ctrl_close(struct dynpf_ctrl *c);
 int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *seq);
 
 /*
- * For a producer taking over the ring (the daemon at start): apply what a
- * killed producer left in it, with its acks dropped, then abort the
+ * For a producer taking over the ring (the daemon at start): discard what a
+ * killed producer reserved and never submitted (*discarded: how many, if
+ * not NULL), apply what it submitted, with its acks dropped, then abort the
  * transaction it may have left open. The messages drained, or -errno.
  */
-int dynpf_ctrl_recover(struct dynpf_ctrl *c);
+int dynpf_ctrl_recover(struct dynpf_ctrl *c, int *discarded);
 
 /* Run the drain until every message sent is acked. 0 or -errno. */
 int dynpf_ctrl_flush(struct dynpf_ctrl *c);

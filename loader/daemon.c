@@ -1271,10 +1271,13 @@ int cmd_daemon(int argc, char **argv)
 		/* What a killed daemon left in the ring is drained (its acks are
 		 * nobody's), and a transaction it left open aborted: nothing of
 		 * it applies unless it was committed. */
-		int n = dynpf_ctrl_recover(&d.ctrl);
+		int discarded = 0, n = dynpf_ctrl_recover(&d.ctrl, &discarded);
 
 		if (n < 0)
 			goto out;
+		if (discarded)
+			dlog(LOG_W, "%d message%s a killed daemon reserved in the control ring and "
+			     "never finished: discarded", discarded, discarded == 1 ? "" : "s");
 		if (n)
 			dlog(LOG_W, "%d messages a killed daemon left in the control ring: "
 			     "drained, its open transaction aborted", n);

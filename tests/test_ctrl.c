@@ -363,7 +363,7 @@ static void test_recover(void)
 	struct dynpf_rule r1 = rule(70, 1, DYNPF_ACT_COUNT), r2 = rule(71, 1, DYNPF_ACT_COUNT);
 	struct dynpf_ctrl dead;
 	uint64_t s, s_dead;
-	int n;
+	int n, discarded = -1;
 
 	dynpf_ctrl_take(&c);
 	CHECK_EQ("recover: a second producer opens", dynpf_ctrl_open(&dead, pr.skel), 0);
@@ -371,8 +371,13 @@ static void test_recover(void)
 	dynpf_ctrl_begin(&dead, NULL);
 	dynpf_ctrl_add(&dead, &r1, &s_dead);
 	dynpf_ctrl_add(&dead, &r2, NULL);
+	/* Killed between reserve and submit: a record left busy for good. */
+	CHECK("recover: the dead producer reserves a fourth",
+	      user_ring_buffer__reserve(dead.urb, sizeof(struct dynpf_msg_rule_add)), "%s",
+	      strerror(errno));
 	dynpf_ctrl_close(&dead); /* killed: no commit, nothing drained */
-	n = dynpf_ctrl_recover(&c);
+	n = dynpf_ctrl_recover(&c, &discarded);
+	CHECK_EQ("recover: the one never submitted is discarded", discarded, 1);
 	CHECK_EQ("recover: the dead producer's 3 messages and our abort drained", n, 3);
 	CHECK("recover: none of their acks kept", !dynpf_ctrl_ack(&c, s_dead), "ack found");
 	dynpf_ctrl_begin(&c, NULL);
