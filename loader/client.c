@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,26 +28,38 @@
 #include "dynpf/ctrl.h"
 #include "pktfmt.h"
 #include "pcapng.h"
+#include "sockio.h"
 #include "tcattach.h"
 #include "daemon.h"
 #include "log.h"
+
+/* How long to wait for the daemon (--timeout, $DYNPF_TIMEOUT). */
+double dynpf_client_timeout = DYNPF_CLIENT_TIMEOUT;
 
 json_object *dynpf_client_call(const char *sock, json_object *req)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	const char *s = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	int64_t ms = (int64_t)(dynpf_client_timeout * 1000), deadline = dynpf_now_ms() + ms;
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
 	size_t cap = 65536, len = 0;
 	json_object *rep = NULL;
 	char *buf = NULL, *nl;
-	int fd;
+	ssize_t n = 0;
+	int fd, err;
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* A daemon too busy to accept: connect waits SO_SNDTIMEO at most. */
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		if (errno == EACCES)
 			p_err("cannot reach the daemon at %s: %s (only root, and the daemon's "
 			      "socket_group if it has one, may use it)",
 			      sock, strerror(errno));
+		else if (errno == EAGAIN)
+			goto timeout;
 		else
 			p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)",
 			      sock, strerror(errno));
@@ -54,16 +67,18 @@ json_object *dynpf_client_call(const char *sock, json_object *req)
 	}
 	/* A daemon that refuses us replies and closes before reading: the
 	 * write then fails with EPIPE, and the reply is still there to read. */
-	signal(SIGPIPE, SIG_IGN);
-	if ((write(fd, s, strlen(s)) < 0 || write(fd, "\n", 1) < 0) && errno != EPIPE) {
-		p_err("cannot send to the daemon: %s", strerror(errno));
+	err = dynpf_write_by(fd, s, strlen(s), deadline);
+	if (!err)
+		err = dynpf_write_by(fd, "\n", 1, deadline);
+	if (err == -ETIMEDOUT)
+		goto timeout;
+	if (err && err != -EPIPE) {
+		p_err("cannot send to the daemon: %s", strerror(-err));
 		goto out;
 	}
 	shutdown(fd, SHUT_WR);
 	buf = malloc(cap);
 	while (buf) {
-		ssize_t n;
-
 		if (len == cap) {
 			char *t = realloc(buf, cap *= 2);
 
@@ -71,14 +86,21 @@ json_object *dynpf_client_call(const char *sock, json_object *req)
 				break;
 			buf = t;
 		}
-		n = read(fd, buf + len, cap - len);
+		n = dynpf_read_by(fd, buf + len, cap - len, deadline);
 		if (n <= 0)
 			break;
 		len += n;
 	}
+	if (n == -ETIMEDOUT)
+		goto timeout;
 	nl = buf ? memchr(buf, '\n', len) : NULL;
 	if (!nl || !(rep = json_tokener_parse((*nl = 0, buf))))
 		p_err("no reply from the daemon at %s", sock);
+	goto out;
+timeout:
+	p_err("the daemon at %s did not answer within %g s: is it stopped or stuck? "
+	      "It drops a request whose client has gone before it starts on it; "
+	      "--timeout SECONDS waits longer", sock, dynpf_client_timeout);
 out:
 	free(buf);
 	if (fd >= 0)

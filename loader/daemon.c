@@ -46,6 +46,7 @@
 #include "progs.h"
 #include "request.h"
 #include "rules_lang.h"
+#include "sockio.h"
 #include "tcattach.h"
 
 struct attachment {
@@ -1069,12 +1070,25 @@ static bool peer_allowed(const struct daemon *d, int fd, const struct ucred *cre
 	return false;
 }
 
+/* How long a client may take to send a request line, and to take its reply:
+ * one that stalls is dropped, and the daemon goes on with the others. */
+#define CLIENT_TIMEOUT_MS 5000
+
+/* Has the peer closed its end? Then nobody waits for a reply. */
+static bool peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
+}
+
 static void serve(struct daemon *d, int fd)
 {
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 	size_t cap = 65536, len = 0;
 	char *buf = malloc(cap);
+	int64_t deadline = dynpf_now_ms() + CLIENT_TIMEOUT_MS;
 
 	if (!buf) {
 		close(fd);
@@ -1087,15 +1101,17 @@ static void serve(struct daemon *d, int fd)
 			  "dynpf socket\"}\n";
 
 		dlog(LOG_W, "refused a client: uid %u gid %u", cred.uid, cred.gid);
-		if (write(fd, msg, strlen(msg)) < 0)
-			(void)0;
+		dynpf_write_by(fd, msg, strlen(msg), deadline);
 		free(buf);
 		close(fd);
 		return;
 	}
 	for (;;) {
+		json_object *rep;
+		const char *s;
 		char *nl;
 		ssize_t n;
+		int err;
 
 		while (!(nl = memchr(buf, '\n', len))) {
 			if (len == cap) {
@@ -1108,29 +1124,40 @@ static void serve(struct daemon *d, int fd)
 					goto out;
 				buf = t;
 			}
-			n = read(fd, buf + len, cap - len);
+			n = dynpf_read_by(fd, buf + len, cap - len, deadline);
+			if (n == -ETIMEDOUT)
+				dlog(LOG_W, "client pid %d (uid %u): no complete request in %d s, dropped",
+				     cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
 			if (n <= 0)
 				goto out;
 			len += n;
 		}
-		{
-			json_object *rep = handle(d, buf, nl - buf);
-			const char *s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
-
-			if (write(fd, s, strlen(s)) < 0 || write(fd, "\n", 1) < 0) {
-				json_object_put(rep);
-				goto out;
-			}
-			json_object_put(rep);
+		/* A client that gave up (its own timeout) before we got to its
+		 * request: not carried out behind its back. */
+		if (peer_gone(fd)) {
+			dlog(LOG_W, "client pid %d (uid %u) hung up before its request was taken: "
+			     "not carried out", cred.pid, cred.uid);
+			goto out;
 		}
+		rep = handle(d, buf, nl - buf);
+		s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
+		deadline = dynpf_now_ms() + CLIENT_TIMEOUT_MS;
+		err = dynpf_write_by(fd, s, strlen(s), deadline);
+		if (!err)
+			err = dynpf_write_by(fd, "\n", 1, deadline);
+		json_object_put(rep);
+		if (err == -ETIMEDOUT)
+			dlog(LOG_W, "client pid %d (uid %u) did not take its reply in %d s, dropped",
+			     cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
+		if (err)
+			goto out;
 		len -= nl + 1 - buf;
 		memmove(buf, nl + 1, len);
 	}
 too_big: {
 	const char *msg = "{\"ok\":false,\"error\":\"request longer than the limit\"}\n";
 
-	if (write(fd, msg, strlen(msg)) < 0)
-		(void)0;
+	dynpf_write_by(fd, msg, strlen(msg), deadline);
 }
 out:
 	free(buf);
@@ -1332,7 +1359,7 @@ int cmd_daemon(int argc, char **argv)
 		if (pfd[2].revents & POLLIN)
 			on_link_events(&d);
 		if (pfd[0].revents & POLLIN) {
-			int cfd = accept4(d.lsock, NULL, NULL, SOCK_CLOEXEC);
+			int cfd = accept4(d.lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 			if (cfd >= 0)
 				serve(&d, cfd);

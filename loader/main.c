@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* dynpf [OPTIONS] COMMAND [ARGS]: the command table and global options. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds.h"
+#include "daemon.h"
 #include "dynpf/pkt.h"
 #include "log.h"
 
@@ -42,10 +45,29 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -j, --json      JSON output (errors too)\n"
 		"  -v, --verbose   more messages; -vv adds libbpf's and the verifier's\n"
+		"  -t, --timeout SECONDS\n"
+		"                  how long to wait for the daemon (default $DYNPF_TIMEOUT\n"
+		"                  or 60)\n"
 		"  -V, --version   print the version and the parse-result ABI\n"
 		"  -h, --help      this text\n"
 		"\n"
 		"'dynpf COMMAND --help' describes a command.\n");
+}
+
+/* SECONDS for the CLI's wait on the daemon: positive, at most a day. */
+static int parse_timeout(const char *s, const char *what)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0 && v <= 86400)) {
+		p_err("%s: '%s' is not a number of seconds (more than 0, at most 86400)", what, s);
+		return -1;
+	}
+	dynpf_client_timeout = v;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -53,21 +75,29 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	const char *tmo = getenv("DYNPF_TIMEOUT");
 	int c;
 
 	dynpf_log_init();
+	if (tmo && *tmo && parse_timeout(tmo, "$DYNPF_TIMEOUT"))
+		return DYNPF_EXIT_USAGE;
 	/* '+': stop at the command, its options are its own. */
-	while ((c = getopt_long(argc, argv, "+jvVh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jt:vVh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			dynpf_json = true;
 			break;
 		case 'v':
 			dynpf_verbosity++;
+			break;
+		case 't':
+			if (parse_timeout(optarg, "--timeout"))
+				return DYNPF_EXIT_USAGE;
 			break;
 		case 'V':
 			printf("dynpf %s (parse result ABI %d)\n", DYNPF_VERSION,

@@ -4,7 +4,8 @@
 # Faults and refusals of `dynpf daemon`, for real, in a network namespace it
 # creates (198.18.0.0/15): missing capabilities, a pin directory off bpffs,
 # another XDP program in the way (each: one clear error, nothing
-# half-attached), the modes of what it pins and of its socket, an attached
+# half-attached), the modes of what it pins and of its socket, a quiet client
+# and a stopped daemon (neither holds the other), an attached
 # interface deleted, moved away or its peer's namespace removed under it, and
 # kill -9 in the middle of loading 10,000 rules (the rule set after restart is
 # the old one or the new one, and traffic was filtered throughout). Everything
@@ -45,6 +46,7 @@ refused() {
 cleanup() {
 	[ -n "$spid" ] && kill "$spid" 2>/dev/null
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+	[ -n "${quiet:-}" ] && kill "$quiet" 2>/dev/null
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-2" 2>/dev/null
@@ -183,6 +185,49 @@ ip netns del "$NS-3"
 check "an interface whose peer's namespace is removed leaves the status" gone vg
 check "and the log says so" grep -q "vg: the interface is gone" "$OUT/daemon.log"
 check "the daemon still serves: status lists vb" sh -c '"$1" status | grep -q " vb "' sh "$DYNPF"
+
+# ---- a client that goes quiet, a daemon that stops ----------------------------
+# A client that connects and sends nothing holds the daemon 5 s at most:
+# then it is dropped, and the next client is served.
+timeout 20 /usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(15)' "$SOCK" &
+quiet=$!
+sleep 0.5
+t0=$(date +%s%N)
+check "a quiet client does not lock the operator out" "$DYNPF" -t 20 status
+check "who waits for it at most the daemon's 5 s" \
+	sh -c '[ $((($(date +%s%N) - $1) / 1000000)) -lt 10000 ]' sh "$t0"
+check "and the log says it was dropped" grep -q "no complete request in 5 s, dropped" \
+	"$OUT/daemon.log"
+kill "$quiet" 2>/dev/null
+wait "$quiet" 2>/dev/null
+# A daemon that is stopped (its own drain of the control ring with it):
+# the CLI gives up after --timeout with a clear error, the request it gave
+# up on is not carried out later, nothing before it is lost, the daemon
+# goes on, and the next request works.
+"$DYNPF" rules save >"$OUT/ft-before-stop.saved"
+kill -STOP "$dpid"
+t0=$(date +%s%N)
+"$DYNPF" -t 1 rule add id 4 prio 40 udp dport 7 drop >"$OUT/ft-stopped.out" 2>&1
+rc=$?
+t1=$(date +%s%N)
+kill -CONT "$dpid"
+check "the CLI fails on a stopped daemon" test "$rc" -ne 0
+check "after its --timeout (1 s), not much later" \
+	sh -c '[ $((($2 - $1) / 1000000)) -ge 900 ] && [ $((($2 - $1) / 1000000)) -lt 5000 ]' \
+	sh "$t0" "$t1"
+check "saying the daemon did not answer within 1 s" \
+	grep -q "did not answer within 1 s: is it stopped or stuck" "$OUT/ft-stopped.out"
+check "the daemon goes on once continued" "$DYNPF" status
+check "the request given up on was not carried out" \
+	sh -c '"$1" rules save | cmp -s - "$2"' sh "$DYNPF" "$OUT/ft-before-stop.saved"
+check "and the log says why" grep -q "hung up before its request was taken: not carried out" \
+	"$OUT/daemon.log"
+check "the next request works" "$DYNPF" rule add id 4 prio 40 udp dport 7 drop
+check "and only it changed the rule set" sh -c \
+	'"$1" rules save | grep -v "dport 7 drop" | cmp -s - "$2"' sh "$DYNPF" "$OUT/ft-before-stop.saved"
+check "it is deleted again" "$DYNPF" rule del 4
 
 # ---- kill -9 in the middle of loading 10,000 rules ----------------------------
 # (vd, vf and vg are gone: the restarts below are configured without them.)
