@@ -11,6 +11,7 @@
 # Usage: tests/daemon_test.sh DYNPF OUTDIR   -> ends with "daemon_test: N passed, N failed"
 set -u
 DYNPF=$(readlink -f "$1")
+mkdir -p "$2"
 OUT=$(readlink -f "$2")
 NS=dynpf-dt-$$
 PIN=/sys/fs/bpf/dynpf-test-$$

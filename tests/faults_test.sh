@@ -7,15 +7,17 @@
 # half-attached), the modes of what it pins and of its socket, a quiet client
 # and a stopped daemon (neither holds the other), an attached
 # interface deleted, moved away or its peer's namespace removed under it, and
-# kill -9 in the middle of loading 10,000 rules (the rule set after restart is
-# the old one or the new one, and traffic was filtered throughout). Everything
-# it creates is removed on exit, also on failure.
+# kill -9 in the middle of loading 10,000 rules, at set delays and at exact
+# points gdb holds it at (the rule set after restart is the old one or the
+# new one, and traffic was filtered throughout). Everything it creates is
+# removed on exit, also on failure.
 #
 # Usage: tests/faults_test.sh DYNPF BPF_OBJ_DIR OUTDIR
 #        -> ends with "faults_test: N passed, N failed"
 set -u
 DYNPF=$(readlink -f "$1")
 OBJ=$(readlink -f "$2")
+mkdir -p "$3"
 OUT=$(readlink -f "$3")
 NS=dynpf-ft-$$
 PIN=/sys/fs/bpf/dynpf-ft-$$
@@ -47,6 +49,7 @@ cleanup() {
 	[ -n "$spid" ] && kill "$spid" 2>/dev/null
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
 	[ -n "${quiet:-}" ] && kill "$quiet" 2>/dev/null
+	[ -n "${gpid:-}" ] && kill -9 "$gpid" 2>/dev/null
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-2" 2>/dev/null
@@ -269,26 +272,62 @@ while True:
 spid=$!
 rx() { ip -n "$NS" -s link show vb | awk '/RX:/ { getline; print $2; exit }'; }
 before=$(rx)
+# gdb_kill FUNC N: kill -9 the daemon the N-th time it enters FUNC (gdb
+# holds it there, so the kill lands exactly at that point); returns once gdb
+# has attached and let it run again.
+gdb_kill() {
+	rm -f "$OUT/gdb.ready"
+	gdb -p "$dpid" -batch -nx -q -ex 'set pagination off' -ex "break $1" \
+		-ex "ignore 1 $(($2 - 1))" -ex "shell touch $OUT/gdb.ready" -ex continue \
+		-ex kill >"$OUT/gdb.log" 2>&1 &
+	gpid=$!
+	for _ in $(seq 300); do
+		[ -e "$OUT/gdb.ready" ] && return 0
+		kill -0 "$gpid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# Each round kills the daemon while it loads the new set, then restarts it.
+# At a time after the request (TIME), or exactly: as it is about to submit
+# its N-th message to the control ring, reserved and written but not
+# submitted (submit:N), or as it starts its N-th run of the drain
+# (drain:N: the first one is the ring gone full mid-load).
+rounds="0.005 0.02 0.05 0.1 0.2 0.4 submit:1 submit:2 submit:5000 drain:1 drain:2 drain:3 drain:4"
 outcomes=
-for delay in 0.005 0.02 0.05 0.1 0.2 0.4; do
+for how in $rounds; do
+	case $how in
+	submit:*) gdb_kill user_ring_buffer__submit "${how#*:}" || outcomes="$outcomes NO-GDB" ;;
+	drain:*) gdb_kill bpf_prog_test_run_opts "${how#*:}" || outcomes="$outcomes NO-GDB" ;;
+	esac
 	"$DYNPF" rules load "$OUT/ft-new.rules" >/dev/null 2>&1 &
 	cpid=$!
-	sleep "$delay"
-	stop9
+	case $how in
+	*:*)
+		wait "$gpid" 2>/dev/null
+		wait "$dpid" 2>/dev/null
+		dpid=
+		rm -f "$SOCK"
+		;;
+	*)
+		sleep "$how"
+		stop9
+		;;
+	esac
 	wait "$cpid" 2>/dev/null
 	if ! start; then
-		outcomes="$outcomes NO-RESTART"
+		outcomes="$outcomes $how:NO-RESTART"
 		continue
 	fi
 	"$DYNPF" rules save >"$OUT/ft-after.saved"
 	if cmp -s "$OUT/ft-after.saved" "$OUT/ft-old.saved"; then
-		outcomes="$outcomes old"
+		outcomes="$outcomes $how:old"
 	elif cmp -s "$OUT/ft-after.saved" "$OUT/ft-new.saved"; then
-		outcomes="$outcomes new"
+		outcomes="$outcomes $how:new"
 		"$DYNPF" rules load "$OUT/ft-old.rules" >"$OUT/ft-reload.log" 2>&1 ||
 			outcomes="$outcomes RELOAD-FAILED"
 	else
-		outcomes="$outcomes MIXED"
+		outcomes="$outcomes $how:MIXED"
 		diff "$OUT/ft-old.saved" "$OUT/ft-after.saved" | head >"$OUT/ft-mixed.log"
 	fi
 done
@@ -301,8 +340,16 @@ kill "$lpid" 2>/dev/null
 wait "$lpid" 2>/dev/null
 lpid=
 through=$(cat "$OUT/ft-through" 2>/dev/null)
-check "kill -9 mid-load, 6 times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
-	sh -c '! echo "$1" | grep -q "MIXED\|NO-RESTART\|FAILED"' sh "$outcomes"
+check "kill -9 mid-load, $(echo $rounds | wc -w) times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
+	sh -c '! echo "$1" | grep -q "MIXED\|NO-RESTART\|FAILED\|NO-GDB"' sh "$outcomes"
+# What a round killed as it was submitting left a busy record in the ring;
+# what one killed as it started the drain left the messages it had sent.
+check "each record killed before its submit was discarded by the next daemon" \
+	test "$(grep -c "1 message a killed daemon reserved in the control ring and never finished: discarded" \
+		"$OUT/daemon.log")" = "$(echo "$rounds" | grep -o submit: | wc -l)"
+check "the messages of each one killed at its drain were drained by the next" \
+	test "$(grep -c "messages a killed daemon left in the control ring: drained" \
+		"$OUT/daemon.log")" -ge "$(echo "$rounds" | grep -oE "submit:[0-9]{2,}|submit:[2-9]|drain:" | wc -l)"
 check "traffic flowed meanwhile ($((after - before)) frames)" test $((after - before)) -gt 1000
 check "and none of it got through the drop rule (${through:-?} datagrams)" test "${through:-x}" = 0
 
