@@ -24,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -68,6 +70,7 @@ struct daemon {
 	int natt;
 	int lsock, sigfd;
 	int nlsock; /* link events: an attached interface going away */
+	int lockfd; /* the pin directory, flock()ed: one daemon per pin_dir */
 	bool stop;
 };
 
@@ -1164,6 +1167,85 @@ out:
 	close(fd);
 }
 
+/* The pid holding a flock() on the file st describes (/proc/locks), or 0. */
+static long lock_holder(const struct stat *st)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	while (f && !pid && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long ino;
+		long p;
+
+		/* "1: FLOCK  ADVISORY  WRITE 2040 00:19:19548 0 EOF" */
+		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
+		    maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino)
+			pid = p;
+	}
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/*
+ * One daemon per pin directory: a second one would take the control ring
+ * (and its in-flight messages) from under the first, and re-attach its
+ * interfaces. The lock goes with the process, kill -9 included.
+ */
+static int lock_pin_dir(struct daemon *d)
+{
+	const char *dir = d->cfg.pin_dir;
+	struct stat st;
+	int fd, err;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		p_err("cannot open %s: %s", dir, strerror(-err));
+		return err;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		long pid;
+
+		err = -errno;
+		pid = err == -EWOULDBLOCK && !fstat(fd, &st) ? lock_holder(&st) : 0;
+		if (err != -EWOULDBLOCK)
+			p_err("cannot lock %s: %s", dir, strerror(-err));
+		else if (pid)
+			p_err("another dynpf daemon (pid %ld) runs with the pin directory %s: "
+			      "stop it first, or give this one a pin_dir of its own", pid, dir);
+		else
+			p_err("another dynpf daemon runs with the pin directory %s: stop it "
+			      "first, or give this one a pin_dir of its own", dir);
+		close(fd);
+		return err;
+	}
+	d->lockfd = fd;
+	return 0;
+}
+
+/* A socket someone answers on is another daemon's: not ours to take over. */
+static int socket_in_use(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), used;
+
+	if (fd < 0 || strlen(path) >= sizeof(sa.sun_path)) {
+		if (fd >= 0)
+			close(fd);
+		return 0; /* open_socket says what is wrong */
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	used = !connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
+	if (used)
+		p_err("another dynpf daemon listens on %s: stop it first, or give this one "
+		      "a socket of its own", path);
+	return used;
+}
+
 static int open_socket(struct daemon *d)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -1228,8 +1310,8 @@ int cmd_daemon(int argc, char **argv)
 		{},
 	};
 	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,
-			    .nlsock = -1 };
-	bool check_only = false;
+			    .nlsock = -1, .lockfd = -1 };
+	bool check_only = false, existed;
 	sigset_t mask;
 	int c, err, ret = DYNPF_EXIT_USAGE;
 
@@ -1285,9 +1367,18 @@ int cmd_daemon(int argc, char **argv)
 	}
 	if (check_bpffs(d.cfg.pin_dir))
 		return DYNPF_EXIT_USAGE;
+	existed = !access(d.cfg.pin_dir, F_OK);
 	err = mkdir_p(d.cfg.pin_dir, 0700);
 	if (err) {
 		p_err("cannot create %s: %s", d.cfg.pin_dir, strerror(-err));
+		return DYNPF_EXIT_USAGE;
+	}
+	if (lock_pin_dir(&d))
+		return DYNPF_EXIT_USAGE;
+	if (socket_in_use(d.cfg.socket)) {
+		if (!existed)
+			rmdir(d.cfg.pin_dir);
+		close(d.lockfd);
 		return DYNPF_EXIT_USAGE;
 	}
 	if (load_programs(&d))
@@ -1396,5 +1487,6 @@ out:
 		if (d.att[i].link)
 			bpf_link__destroy(d.att[i].link); /* closes: the pin keeps it */
 	dynpf_bpf__destroy(d.skel);
+	close(d.lockfd);
 	return ret;
 }

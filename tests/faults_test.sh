@@ -54,7 +54,7 @@ cleanup() {
 	ip netns del "$NS" 2>/dev/null
 	ip netns del "$NS-2" 2>/dev/null
 	ip netns del "$NS-3" 2>/dev/null
-	rm -rf "$PIN" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
+	rm -rf "$PIN" "$PIN-b" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
 	lib_cleanup
 }
 trap cleanup EXIT
@@ -157,6 +157,21 @@ check "pinned maps and links are 0600, the pin directory 0700" sh -c \
 	 [ -z "$(find "$1" -mindepth 1 ! -type d ! -perm 0600)" ] &&
 	 [ -z "$(find "$1" -type d ! -perm 0700)" ]' sh "$PIN"
 check "the socket is 0600, root's" sh -c '[ "$(stat -c %a:%U "$1")" = 600:root ]' sh "$SOCK"
+
+# A second daemon: refused before it touches anything, the first untouched.
+"$DYNPF" daemon --config "$OUT/ft.conf" >"$OUT/ft-second.log" 2>&1
+check "a second daemon on the same pin directory is refused" test $? -ne 0
+check "naming the first one's pid" grep -q \
+	"another dynpf daemon (pid $dpid) runs with the pin directory $PIN:" "$OUT/ft-second.log"
+conf "$PIN-b" "$IFACES"
+"$DYNPF" daemon --config "$OUT/ft.conf" >"$OUT/ft-third.log" 2>&1
+check "one with a pin directory of its own but the same socket too" test $? -ne 0
+check "saying another daemon listens on it" \
+	grep -q "another dynpf daemon listens on $SOCK:" "$OUT/ft-third.log"
+check "and nothing of it left" test ! -e "$PIN-b"
+conf "$PIN" "$IFACES"
+check "the first still serves, on its socket" \
+	sh -c '"$1" -j status | grep -q "\"pid\":$2[,}]"' sh "$DYNPF" "$dpid"
 
 # An attached interface deleted under the daemon: logged, forgotten, the
 # other interface still served.
