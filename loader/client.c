@@ -725,6 +725,18 @@ int cmd_detach(int argc, char **argv)
 			p_err("detach --all: expected [--pin-dir DIR]");
 			return DYNPF_EXIT_USAGE;
 		}
+		/* Not under a running daemon: it would re-pin and re-attach. */
+		if (!access(pin_dir, F_OK)) {
+			int lock = dynpf_lock_pin_dir(pin_dir, "stop it first, or detach "
+							       "through it (dynpf detach IFACE)");
+			int r;
+
+			if (lock < 0)
+				return DYNPF_EXIT_USAGE;
+			r = detach_all_offline(pin_dir);
+			close(lock);
+			return r;
+		}
 		return detach_all_offline(pin_dir);
 	}
 	return attach_detach(argc, argv, false);

@@ -1194,9 +1194,8 @@ static long lock_holder(const struct stat *st)
  * (and its in-flight messages) from under the first, and re-attach its
  * interfaces. The lock goes with the process, kill -9 included.
  */
-static int lock_pin_dir(struct daemon *d)
+int dynpf_lock_pin_dir(const char *dir, const char *hint)
 {
-	const char *dir = d->cfg.pin_dir;
 	struct stat st;
 	int fd, err;
 
@@ -1214,16 +1213,14 @@ static int lock_pin_dir(struct daemon *d)
 		if (err != -EWOULDBLOCK)
 			p_err("cannot lock %s: %s", dir, strerror(-err));
 		else if (pid)
-			p_err("another dynpf daemon (pid %ld) runs with the pin directory %s: "
-			      "stop it first, or give this one a pin_dir of its own", pid, dir);
+			p_err("a dynpf daemon (pid %ld) runs with the pin directory %s: %s", pid,
+			      dir, hint);
 		else
-			p_err("another dynpf daemon runs with the pin directory %s: stop it "
-			      "first, or give this one a pin_dir of its own", dir);
+			p_err("a dynpf daemon runs with the pin directory %s: %s", dir, hint);
 		close(fd);
 		return err;
 	}
-	d->lockfd = fd;
-	return 0;
+	return fd;
 }
 
 /* A socket someone answers on is another daemon's: not ours to take over. */
@@ -1373,7 +1370,9 @@ int cmd_daemon(int argc, char **argv)
 		p_err("cannot create %s: %s", d.cfg.pin_dir, strerror(-err));
 		return DYNPF_EXIT_USAGE;
 	}
-	if (lock_pin_dir(&d))
+	d.lockfd = dynpf_lock_pin_dir(d.cfg.pin_dir, "stop it first, or give this one a "
+				      "pin_dir of its own");
+	if (d.lockfd < 0)
 		return DYNPF_EXIT_USAGE;
 	if (socket_in_use(d.cfg.socket)) {
 		if (!existed)

@@ -24,4 +24,11 @@ extern double dynpf_client_timeout;
  */
 json_object *dynpf_client_call(const char *sock, json_object *req);
 
+/*
+ * Take the pin directory dir for this process (an exclusive flock that goes
+ * with it): the fd holding it, or -errno after saying which daemon holds it
+ * and what to do (hint).
+ */
+int dynpf_lock_pin_dir(const char *dir, const char *hint);
+
 #endif

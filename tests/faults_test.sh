@@ -162,13 +162,18 @@ check "the socket is 0600, root's" sh -c '[ "$(stat -c %a:%U "$1")" = 600:root ]
 "$DYNPF" daemon --config "$OUT/ft.conf" >"$OUT/ft-second.log" 2>&1
 check "a second daemon on the same pin directory is refused" test $? -ne 0
 check "naming the first one's pid" grep -q \
-	"another dynpf daemon (pid $dpid) runs with the pin directory $PIN:" "$OUT/ft-second.log"
+	"a dynpf daemon (pid $dpid) runs with the pin directory $PIN:" "$OUT/ft-second.log"
 conf "$PIN-b" "$IFACES"
 "$DYNPF" daemon --config "$OUT/ft.conf" >"$OUT/ft-third.log" 2>&1
 check "one with a pin directory of its own but the same socket too" test $? -ne 0
 check "saying another daemon listens on it" \
 	grep -q "another dynpf daemon listens on $SOCK:" "$OUT/ft-third.log"
 check "and nothing of it left" test ! -e "$PIN-b"
+nsenter --net="/run/netns/$NS" "$DYNPF" detach --all --pin-dir "$PIN" >"$OUT/ft-detach.log" 2>&1
+check "detach --all under a running daemon is refused" test $? -ne 0
+check "naming it" grep -q "a dynpf daemon (pid $dpid) runs with the pin directory $PIN:" \
+	"$OUT/ft-detach.log"
+check "and vb keeps its XDP program" sh -c 'ip -n "$1" link show vb | grep -q prog/xdp' sh "$NS"
 conf "$PIN" "$IFACES"
 check "the first still serves, on its socket" \
 	sh -c '"$1" -j status | grep -q "\"pid\":$2[,}]"' sh "$DYNPF" "$dpid"
