@@ -125,6 +125,32 @@ check "rules load of a bad file changes nothing" sh -c \
 	'printf "tcp dport 99999 drop\n" >"$2/bad.rules"; ! "$1" rules load "$2/bad.rules" &&
 	 "$1" rules save | cmp - "$3"' sh "$DYNPF" "$OUT" "$OUT/dt.saved"
 
+# The CLI's daemon paths under valgrind: no leak, no memory error (exit 9),
+# each with its own exit status.
+vg() { # NAME WANT_RC CMD...
+	local name=$1 want=$2
+	shift 2
+	if ldd "$DYNPF" | grep -q libasan; then
+		echo "skip  valgrind: $name (the sanitizer build: ASan checks it instead)"
+		return
+	fi
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+		--suppressions=tests/valgrind.supp -q "$@" >"$CHECK_LOG" 2>&1
+	local rc=$?
+	echo "exit $rc (want $want)" >>"$CHECK_LOG"
+	if [ "$rc" = "$want" ]; then ok "valgrind: $name"; else ko "valgrind: $name" "$CHECK_LOG"; fi
+}
+vg "status" 0 "$DYNPF" status
+vg "status -j" 0 "$DYNPF" -j status
+vg "stats" 0 "$DYNPF" stats
+vg "rules save" 0 "$DYNPF" rules save
+vg "rules load" 0 "$DYNPF" rules load "$OUT/dt.saved"
+vg "rules load of a bad file" 2 "$DYNPF" rules load "$OUT/bad.rules"
+vg "rule add" 0 "$DYNPF" rule add id 3 prio 5 udp dport 53 drop
+vg "rule list" 0 "$DYNPF" rule list
+vg "rule del" 0 "$DYNPF" rule del 3
+vg "rule del of a missing rule" 2 "$DYNPF" rule del 3
+
 # SIGHUP: the rule file again, as one transaction; a bad one changes nothing.
 hup_until() { # WHAT: SIGHUP, then wait until the active set has rule 9 (1) or not (0)
 	kill -HUP "$dpid"
@@ -334,6 +360,47 @@ check "clsact: SIGTERM leaves that qdisc and its filter, removes dynpf's" sh -c 
 	 ip netns exec "$1" tc filter show dev vb egress | grep -q "bytecode" &&
 	 ! ip netns exec "$1" tc filter show dev vb ingress | grep -q dynpf' sh "$NS"
 ip netns exec "$NS" tc qdisc del dev vb clsact
+
+# The daemon itself under valgrind: a fresh start, requests of each kind
+# (and malformed ones), SIGTERM: no leak, no memory error (valgrind's exit
+# status 9), its own exit status 0.
+if ldd "$DYNPF" | grep -q libasan; then
+	echo "skip  valgrind: the daemon (the sanitizer build: ASan checks it instead)"
+else
+	conf true
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
+		--suppressions=tests/valgrind.supp -q "$DYNPF" daemon --config "$OUT/dt.conf" \
+		>"$OUT/vg-daemon.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 600); do
+		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && break
+		kill -0 "$dpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	check "valgrind: the daemon starts" "$DYNPF" status
+	{
+		"$DYNPF" rule add id 3 prio 5 udp dport 53 drop
+		"$DYNPF" stats
+		"$DYNPF" rules save
+		"$DYNPF" rules load "$OUT/dt.saved"
+		"$DYNPF" rules load "$OUT/bad.rules"
+		"$DYNPF" rule del 3
+		"$DYNPF" detach vb tc-ingress
+		"$DYNPF" attach vb tc-ingress
+		/usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b"{\"cmd\": 5}\nnot json\n{\"cmd\": \"frobnicate\"}\n"); s.shutdown(socket.SHUT_WR)
+while s.recv(4096): pass' "$SOCK"
+	} >"$OUT/vg-requests.log" 2>&1
+	kill -TERM "$dpid"
+	wait "$dpid"
+	rc=$?
+	dpid=
+	echo "exit $rc (want 0)" >>"$OUT/vg-daemon.log"
+	if [ "$rc" = 0 ]; then ok "valgrind: the daemon, no leak, no error"; else
+		ko "valgrind: the daemon, no leak, no error" "$OUT/vg-daemon.log"; fi
+fi
 
 echo "daemon_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]

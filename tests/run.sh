@@ -486,6 +486,9 @@ t_err "replay of a missing file" 2 "No such file or directory" "$DYNPF" replay /
 t_err "replay of a non-capture" 2 "not a pcap or pcapng capture" "$DYNPF" replay "$OUT/not-a-pcap.pcap"
 t_err "replay of a non-Ethernet capture" 2 "link type RAW is not supported" "$DYNPF" replay "$OUT/raw.pcap"
 t_err "unknown option" 2 "unrecognized option '--frobnicate'" "$DYNPF" replay "$first" --frobnicate
+t_err "bad --timeout" 2 "--timeout: '0' is not a number of seconds" "$DYNPF" --timeout 0 status
+t_err "bad \$DYNPF_TIMEOUT" 2 "\$DYNPF_TIMEOUT: '5s' is not a number of seconds" \
+	env DYNPF_TIMEOUT=5s "$DYNPF" status
 t_err "bad --max-ext" 2 "--max-ext 9: expected a number from 1 to 8" \
 	"$DYNPF" parse "$first" --max-ext 9
 t_err "bad --hook" 2 "--hook xdpp: expected xdp, xdp-frags, tc or all" "$DYNPF" replay "$first" --hook xdpp
