@@ -26,7 +26,9 @@ for name, val, jname in protos:
     if jname != 'none' and f'`{jname}`' not in json_doc:
         bad.append(f'protocol {jname} ({val}) missing from docs/json-output.md')
 
-usage = subprocess.run(['build/dynpf', 'help'], capture_output=True, text=True).stdout
+# The binary under test: argv[1] (run.sh passes $DYNPF), else build/dynpf.
+dynpf = sys.argv[1] if len(sys.argv) > 1 else 'build/dynpf'
+usage = subprocess.run([dynpf, 'help'], capture_output=True, text=True).stdout
 cmds = re.findall(r'^  (\w+) ', usage[usage.index('Commands:'):], re.M)
 for c in cmds:
     if c != 'help' and f'dynpf {c}' not in readme and f'`{c}`' not in readme:

@@ -642,7 +642,7 @@ fi
 
 echo "== output and docs stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
-t "every error code and protocol is documented" python3 tests/check_docs.py
+t "every error code and protocol is documented" python3 tests/check_docs.py "$DYNPF"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
