@@ -131,7 +131,7 @@ vg() { # NAME WANT_RC CMD...
 	local name=$1 want=$2
 	shift 2
 	if ldd "$DYNPF" | grep -q libasan; then
-		echo "skip  valgrind: $name (the sanitizer build: ASan checks it instead)"
+		sk "valgrind: $name" "the sanitizer build: ASan checks it instead"
 		return
 	fi
 	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
@@ -365,7 +365,7 @@ ip netns exec "$NS" tc qdisc del dev vb clsact
 # (and malformed ones), SIGTERM: no leak, no memory error (valgrind's exit
 # status 9), its own exit status 0.
 if ldd "$DYNPF" | grep -q libasan; then
-	echo "skip  valgrind: the daemon (the sanitizer build: ASan checks it instead)"
+	sk "valgrind: the daemon" "the sanitizer build: ASan checks it instead"
 else
 	conf true
 	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
@@ -402,5 +402,5 @@ while s.recv(4096): pass' "$SOCK"
 		ko "valgrind: the daemon, no leak, no error" "$OUT/vg-daemon.log"; fi
 fi
 
-echo "daemon_test: $pass passed, $fail failed"
+echo "daemon_test: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

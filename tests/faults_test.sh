@@ -122,7 +122,7 @@ if command -v setpriv >/dev/null; then
 		"it lacks CAP_SYS_ADMIN" \
 		setpriv --bounding-set=-sys_admin "$DYNPF" daemon --config "$OUT/ft.conf"
 else
-	echo "skip  capabilities (setpriv not found)"
+	sk "capabilities" "setpriv not found"
 fi
 mkdir -p "$OUT/not-bpffs"
 conf "$OUT/not-bpffs/dynpf" "$IFACES"
@@ -429,9 +429,9 @@ if command -v setpriv >/dev/null && getent group nogroup >/dev/null; then
 	wait "$dpid" 2>/dev/null
 	dpid=
 else
-	echo "skip  socket_group (no setpriv or no group nogroup)"
+	sk "socket_group" "no setpriv or no group nogroup"
 fi
 rm -rf "$PUB"
 
-echo "faults_test: $pass passed, $fail failed"
+echo "faults_test: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

@@ -4,6 +4,7 @@
 # lib_cleanup). CHECK_LOG: where check() keeps a command's output.
 pass=0
 fail=0
+skip=0
 mounted_bpffs=0
 
 ok() { echo "ok    $1"; pass=$((pass + 1)); }
@@ -12,6 +13,7 @@ ko() {
 	[ -n "${2:-}" ] && sed 's/^/      | /' "$2" | tail -15
 	fail=$((fail + 1))
 }
+sk() { echo "skip  $1 ($2)"; skip=$((skip + 1)); } # NAME WHY
 check() { # NAME COMMAND...: ok if it succeeds
 	local name=$1
 	shift

@@ -50,14 +50,18 @@ t_err() {
 # are added to ours, with its failures and the end of its log.
 # unit TITLE NAME COMMAND...
 unit() {
-	local title=$1 name=$2 log="$OUT/unit-$2.log" up uf
+	local title=$1 name=$2 log="$OUT/unit-$2.log" up uf us
 	shift 2
 	echo "== $title"
 	"$@" >"$log" 2>&1 || :
-	read -r up uf < <(sed -n "s/^$name: \\([0-9]*\\) passed, \\([0-9]*\\) failed\$/\\1 \\2/p" "$log")
+	read -r up uf us < <(sed -En \
+		"s/^$name: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?\$/\\1 \\2 \\4/p" "$log")
 	if [ -n "${up:-}" ]; then
 		pass=$((pass + up))
 		fail=$((fail + uf))
+		skip=$((skip + ${us:-0}))
+		# What it skipped, and why.
+		grep '^skip ' "$log"
 		if [ "$uf" = 0 ]; then
 			echo "ok    $up checks passed, $uf failed"
 		else
