@@ -124,6 +124,18 @@ if command -v setpriv >/dev/null; then
 else
 	sk "capabilities" "setpriv not found"
 fi
+# A kernel without BTF (so without the dynptr kfuncs dynpf checks for
+# there), shown to the daemon through a private mount namespace.
+if command -v unshare >/dev/null; then
+	conf "$PIN" "$IFACES"
+	refused "a kernel without BTF: refused, naming what is missing" \
+		"kernel BTF not found (/sys/kernel/btf/vmlinux)" \
+		unshare -m sh -c 'mount --bind /dev/null /sys/kernel/btf/vmlinux && exec "$@"' sh \
+		"$DYNPF" daemon --config "$OUT/ft.conf"
+	check "and nothing left" nothing_left
+else
+	sk "a kernel without BTF" "unshare not found"
+fi
 mkdir -p "$OUT/not-bpffs"
 conf "$OUT/not-bpffs/dynpf" "$IFACES"
 refused "pin_dir off bpffs: refused, saying how to mount one" "mount -t bpf bpf" \
