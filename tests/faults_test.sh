@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 #
 # Faults and refusals of `dynpf daemon`, for real, in a network namespace it
-# creates (198.18.0.0/15): missing capabilities, a pin directory off bpffs,
-# another XDP program in the way (each: one clear error, nothing
-# half-attached), the modes of what it pins and of its socket, a quiet client
-# and a stopped daemon (neither holds the other), an attached
-# interface deleted, moved away or its peer's namespace removed under it, and
-# kill -9 in the middle of loading 10,000 rules, at set delays and at exact
-# points gdb holds it at (the rule set after restart is the old one or the
-# new one, and traffic was filtered throughout). Everything it creates is
-# removed on exit, also on failure.
+# creates (198.18.0.0/15): a bad configuration or rule file, missing
+# capabilities, a kernel without BTF, a pin directory off bpffs, another XDP
+# program in the way (each: one clear error, nothing half-attached), the modes
+# of what it pins and of its socket, a quiet client and a stopped daemon
+# (neither holds the other), an attached interface deleted, moved away or its
+# peer's namespace removed under it, and kill -9 in the middle of loading
+# 10,000 rules, at set delays and at exact points gdb holds it at (the rule
+# set after restart is the old one or the new one, and traffic was filtered
+# throughout). Everything it creates is removed on exit, also on failure.
 #
 # Usage: tests/faults_test.sh DYNPF BPF_OBJ_DIR OUTDIR
 #        -> ends with "faults_test: N passed, N failed"
@@ -136,6 +136,20 @@ if command -v unshare >/dev/null; then
 else
 	sk "a kernel without BTF" "unshare not found"
 fi
+# A configured rule file that does not parse: a fresh start is refused,
+# naming the file and line, and unpins and detaches what it had done.
+printf 'id 1 prio 10 udp dport 9 drop\nid 2 prio 20 udp dport 99999 count\n' >"$OUT/ft-bad.rules"
+conf "$PIN" "$IFACES"
+sed -i "s|$OUT/ft-old.rules|$OUT/ft-bad.rules|" "$OUT/ft.conf"
+refused "a bad rule file: refused, naming file and line" "$OUT/ft-bad.rules:2:" \
+	"$DYNPF" daemon --config "$OUT/ft.conf"
+check "and nothing left" nothing_left
+# A bad configuration, given to a real start (not --check-config).
+conf "$PIN" "$IFACES"
+sed -i 's/"max_rules"/"max_rulez"/' "$OUT/ft.conf"
+refused "a bad configuration: refused, naming file, line and key" \
+	"$OUT/ft.conf:3: max_rulez: unknown setting" "$DYNPF" daemon --config "$OUT/ft.conf"
+check "and nothing left" nothing_left
 mkdir -p "$OUT/not-bpffs"
 conf "$OUT/not-bpffs/dynpf" "$IFACES"
 refused "pin_dir off bpffs: refused, saying how to mount one" "mount -t bpf bpf" \
