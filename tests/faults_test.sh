@@ -13,7 +13,7 @@
 # throughout). Everything it creates is removed on exit, also on failure.
 #
 # Usage: tests/faults_test.sh DYNPF BPF_OBJ_DIR OUTDIR
-#        -> ends with "faults_test: N passed, N failed"
+#        -> ends with "faults_test: N passed, N failed, N skipped"
 set -u
 DYNPF=$(readlink -f "$1")
 OBJ=$(readlink -f "$2")
