@@ -8,7 +8,8 @@
 # requests, and SIGTERM leaving no residue. Everything it creates is removed
 # on exit, also on failure.
 #
-# Usage: tests/daemon_test.sh DYNPF OUTDIR   -> ends with "daemon_test: N passed, N failed, N skipped"
+# Usage: tests/daemon_test.sh DYNPF OUTDIR
+#        -> ends with "daemon_test: N passed, N failed, N skipped"
 set -u
 DYNPF=$(readlink -f "$1")
 mkdir -p "$2"
