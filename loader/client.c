@@ -67,9 +67,7 @@ json_object *dynpf_client_call(const char *sock, json_object *req)
 	}
 	/* A daemon that refuses us replies and closes before reading: the
 	 * write then fails with EPIPE, and the reply is still there to read. */
-	err = dynpf_write_by(fd, s, strlen(s), deadline);
-	if (!err)
-		err = dynpf_write_by(fd, "\n", 1, deadline);
+	err = dynpf_write_line_by(fd, s, deadline);
 	if (err == -ETIMEDOUT)
 		goto timeout;
 	if (err && err != -EPIPE) {
@@ -718,6 +716,7 @@ int cmd_detach(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--all")) {
 		const char *pin_dir = "/sys/fs/bpf/dynpf";
+		int lock = -1, r;
 
 		if (argc == 4 && !strcmp(argv[2], "--pin-dir"))
 			pin_dir = argv[3];
@@ -727,17 +726,15 @@ int cmd_detach(int argc, char **argv)
 		}
 		/* Not under a running daemon: it would re-pin and re-attach. */
 		if (!access(pin_dir, F_OK)) {
-			int lock = dynpf_lock_pin_dir(pin_dir, "stop it first, or detach "
-							       "through it (dynpf detach IFACE)");
-			int r;
-
+			lock = dynpf_lock_pin_dir(pin_dir, "stop it first, or detach through "
+							   "it (dynpf detach IFACE)");
 			if (lock < 0)
 				return DYNPF_EXIT_USAGE;
-			r = detach_all_offline(pin_dir);
-			close(lock);
-			return r;
 		}
-		return detach_all_offline(pin_dir);
+		r = detach_all_offline(pin_dir);
+		if (lock >= 0)
+			close(lock);
+		return r;
 	}
 	return attach_detach(argc, argv, false);
 }

@@ -1051,7 +1051,6 @@ static json_object *handle(struct daemon *d, const char *line, size_t len)
 	return rep ? rep : reply_err("internal error: no reply");
 }
 
-/* One client: requests until it closes; only root (or socket_group). */
 /* Root, or a member of socket_group: its group, or one of its others
  * (SO_PEERGROUPS: the peer process's own, not /etc/group's). */
 static bool peer_allowed(const struct daemon *d, int fd, const struct ucred *cred)
@@ -1085,6 +1084,7 @@ static bool peer_gone(int fd)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR));
 }
 
+/* One client: requests until it closes; only root (or socket_group). */
 static void serve(struct daemon *d, int fd)
 {
 	struct ucred cred;
@@ -1145,9 +1145,7 @@ static void serve(struct daemon *d, int fd)
 		rep = handle(d, buf, nl - buf);
 		s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
 		deadline = dynpf_now_ms() + CLIENT_TIMEOUT_MS;
-		err = dynpf_write_by(fd, s, strlen(s), deadline);
-		if (!err)
-			err = dynpf_write_by(fd, "\n", 1, deadline);
+		err = dynpf_write_line_by(fd, s, deadline);
 		json_object_put(rep);
 		if (err == -ETIMEDOUT)
 			dlog(LOG_W, "client pid %d (uid %u) did not take its reply in %d s, dropped",

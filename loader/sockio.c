@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "sockio.h"
 
@@ -71,4 +71,11 @@ int dynpf_write_by(int fd, const void *buf, size_t len, int64_t deadline)
 		len -= n;
 	}
 	return 0;
+}
+
+int dynpf_write_line_by(int fd, const char *line, int64_t deadline)
+{
+	int err = dynpf_write_by(fd, line, strlen(line), deadline);
+
+	return err ? err : dynpf_write_by(fd, "\n", 1, deadline);
 }

@@ -23,4 +23,7 @@ ssize_t dynpf_read_by(int fd, void *buf, size_t len, int64_t deadline);
 /* All of buf written by the deadline: 0, -ETIMEDOUT, or another -errno. */
 int dynpf_write_by(int fd, const void *buf, size_t len, int64_t deadline);
 
+/* line and a newline after it, the same way. */
+int dynpf_write_line_by(int fd, const char *line, int64_t deadline);
+
 #endif

@@ -127,16 +127,19 @@ check "rules load of a bad file changes nothing" sh -c \
 	 "$1" rules save | cmp - "$3"' sh "$DYNPF" "$OUT" "$OUT/dt.saved"
 
 # The CLI's daemon paths under valgrind: no leak, no memory error (exit 9),
-# each with its own exit status.
+# each with its own exit status. Not in the sanitizer build: ASan checks it.
+VALGRIND=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
+	--error-exitcode=9 --suppressions=tests/valgrind.supp -q)
+san_build=0
+ldd "$DYNPF" | grep -q libasan && san_build=1
 vg() { # NAME WANT_RC CMD...
 	local name=$1 want=$2
 	shift 2
-	if ldd "$DYNPF" | grep -q libasan; then
+	if [ "$san_build" = 1 ]; then
 		sk "valgrind: $name" "the sanitizer build: ASan checks it instead"
 		return
 	fi
-	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
-		--suppressions=tests/valgrind.supp -q "$@" >"$CHECK_LOG" 2>&1
+	"${VALGRIND[@]}" "$@" >"$CHECK_LOG" 2>&1
 	local rc=$?
 	echo "exit $rc (want $want)" >>"$CHECK_LOG"
 	if [ "$rc" = "$want" ]; then ok "valgrind: $name"; else ko "valgrind: $name" "$CHECK_LOG"; fi
@@ -365,13 +368,11 @@ ip netns exec "$NS" tc qdisc del dev vb clsact
 # The daemon itself under valgrind: a fresh start, requests of each kind
 # (and malformed ones), SIGTERM: no leak, no memory error (valgrind's exit
 # status 9), its own exit status 0.
-if ldd "$DYNPF" | grep -q libasan; then
+if [ "$san_build" = 1 ]; then
 	sk "valgrind: the daemon" "the sanitizer build: ASan checks it instead"
 else
 	conf true
-	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=9 \
-		--suppressions=tests/valgrind.supp -q "$DYNPF" daemon --config "$OUT/dt.conf" \
-		>"$OUT/vg-daemon.log" 2>&1 &
+	"${VALGRIND[@]}" "$DYNPF" daemon --config "$OUT/dt.conf" >"$OUT/vg-daemon.log" 2>&1 &
 	dpid=$!
 	for _ in $(seq 600); do
 		[ -S "$SOCK" ] && "$DYNPF" status >/dev/null 2>&1 && break

@@ -343,23 +343,24 @@ rounds="0.005 0.02 0.05 0.1 0.2 0.4 submit:1 submit:2 submit:5000 drain:1 drain:
 outcomes=
 for how in $rounds; do
 	case $how in
-	submit:*) gdb_kill user_ring_buffer__submit "${how#*:}" || outcomes="$outcomes NO-GDB" ;;
-	drain:*) gdb_kill bpf_prog_test_run_opts "${how#*:}" || outcomes="$outcomes NO-GDB" ;;
+	submit:*) func=user_ring_buffer__submit ;;
+	drain:*) func=bpf_prog_test_run_opts ;;
+	*) func= ;;
 	esac
+	if [ -n "$func" ]; then
+		gdb_kill "$func" "${how#*:}" || outcomes="$outcomes NO-GDB"
+	fi
 	"$DYNPF" rules load "$OUT/ft-new.rules" >/dev/null 2>&1 &
 	cpid=$!
-	case $how in
-	*:*)
+	if [ -n "$func" ]; then
 		wait "$gpid" 2>/dev/null
 		wait "$dpid" 2>/dev/null
 		dpid=
 		rm -f "$SOCK"
-		;;
-	*)
+	else
 		sleep "$how"
 		stop9
-		;;
-	esac
+	fi
 	wait "$cpid" 2>/dev/null
 	if ! start; then
 		outcomes="$outcomes $how:NO-RESTART"
