@@ -11,7 +11,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-CPPFLAGS += -Iinclude -Iparsers -Ictrl -I$(OUT)
+CPPFLAGS += -Iinclude -Iparsers -Ictrl -Iloader -I$(OUT)
 LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
 OUT      := .output-san
@@ -32,10 +32,13 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h ctrl/*.h bpf/*.h)
-BPF_SRCS  := $(wildcard bpf/*.bpf.c)
-BPF_OBJS  := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
-SKELS     := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
-LOADER_SRCS := $(wildcard loader/*.c)
+# The product's programs (bpf/) and the benchmark's baselines (loader/bench/).
+BPF_SRCS  := $(wildcard bpf/*.bpf.c loader/bench/*.bpf.c)
+BPF_OBJS  := $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
+SKELS     := $(patsubst %.bpf.c,$(OUT)/%.skel.h,$(notdir $(BPF_SRCS)))
+# loader/: one folder per role (loader/README.md), one object per source.
+LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard loader/*/*.c))
+LOADER_HDRS := $(wildcard loader/*/*.h)
 LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS)) $(OUT)/native.o
 NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
@@ -58,6 +61,10 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(OUT)/%.bpf.o: loader/bench/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
@@ -72,8 +79,9 @@ $(OUT)/native.o: parsers/native.c $(HEADERS) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
-$(OUT)/loader/%.o: loader/%.c $(HEADERS) $(wildcard loader/*.h) $(SKELS) | $(OUT)/loader
+$(OUT)/loader/%.o: loader/%.c $(HEADERS) $(LOADER_HDRS) $(SKELS) | $(OUT)/loader
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
@@ -85,16 +93,17 @@ $(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
-$(BUILD)/test_rules: tests/test_rules.c loader/rules_lang.c loader/rules_lang.h $(HEADERS) | $(BUILD)
+$(BUILD)/test_rules: tests/test_rules.c loader/lang/rules_lang.c loader/lang/rules_lang.h $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< loader/rules_lang.c -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< loader/lang/rules_lang.c -o $@
 
 # The control channel and classifier against the real programs (root).
-CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,ctrl.o progs.o log.o classify.o rules_lang.o) \
+CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
+		    lang/rules_lang.o) \
 		  $(OUT)/native.o
 $(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) -Iloader $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
 
 $(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
 	$(call msg,CC,$@)
@@ -108,19 +117,20 @@ FUZZ_CFLAGS  := -O1 -g -std=gnu11 -fno-omit-frame-pointer -fno-sanitize-recover=
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := parse rules ctrlmsg request
 FUZZ_BINS    := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
-FUZZ_parse_SRCS   := parsers/native.c loader/pktfmt.c
-FUZZ_rules_SRCS   := loader/rules_lang.c
-FUZZ_ctrlmsg_SRCS := loader/rules_lang.c
-FUZZ_request_SRCS := loader/request.c loader/rules_lang.c loader/config.c loader/log.c
+FUZZ_parse_SRCS   := parsers/native.c loader/replay/pktfmt.c
+FUZZ_rules_SRCS   := loader/lang/rules_lang.c
+FUZZ_ctrlmsg_SRCS := loader/lang/rules_lang.c
+FUZZ_request_SRCS := loader/daemon/request.c loader/lang/rules_lang.c loader/daemon/config.c \
+		     loader/lib/log.c
 FUZZ_parse_LIBS   := -ljson-c
 FUZZ_request_LIBS := -ljson-c -lbpf
 
 $(FUZZ_OUT):
 	$(Q)mkdir -p $@
 
-$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(HEADERS) $(wildcard loader/*.h loader/*.c) | $(FUZZ_OUT)
+$(FUZZ_OUT)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(HEADERS) $(LOADER_HDRS) $(LOADER_SRCS) | $(FUZZ_OUT)
 	$(call msg,FUZZ-CC,$@)
-	$(Q)$(CLANG) $(CPPFLAGS) -Iloader $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) $< $(FUZZ_$*_SRCS) \
+	$(Q)$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS) $< $(FUZZ_$*_SRCS) \
 		$(FUZZ_$*_LIBS) -o $@
 
 fuzz-build: check-deps $(FUZZ_BINS)

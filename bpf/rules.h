@@ -9,7 +9,7 @@
  * one whole rule set. The changes of the last commit are kept (the staged
  * ops) and applied to the other side at the next drain run, once the
  * producer says an RCU grace period has passed since the flip (no packet
- * can still be reading that side; see loader/ctrl.c).
+ * can still be reading that side; see loader/channel/ring.c).
  *
  * Classifier: tuple space search. Rules are grouped by the mask of their
  * key (struct dynpf_key: interface, stack, family, protocol, exact ports,

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "msgcheck.h"
-#include "rules_lang.h"
+#include "lang/rules_lang.h"
 
 #define FUZZ_NAME "fuzz_ctrlmsg"
 #include "fuzz.h"

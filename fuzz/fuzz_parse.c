@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "native.h"
-#include "pktfmt.h"
+#include "replay/pktfmt.h"
 
 #define FUZZ_NAME "fuzz_parse"
 #include "fuzz.h"

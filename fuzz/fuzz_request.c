@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libFuzzer target: the daemon's request parser (loader/request.c) over any
- * line, and what the daemon does next with the text of a rules-load or
- * rule-add request: the rule language. A request is either refused with a
- * message, or every field the daemon reads is there, typed and in range.
+ * libFuzzer target: the daemon's request parser (loader/daemon/request.c)
+ * over any line, and what the daemon does next with the text of a rules-load
+ * or the words of a rule-add request: the rule language. A request is either
+ * refused with a message, or every field the daemon reads is there, typed and
+ * in range.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "request.h"
-#include "rules_lang.h"
+#include "daemon/request.h"
+#include "lang/rules_lang.h"
 
 #define FUZZ_NAME "fuzz_request"
 #include "fuzz.h"
@@ -23,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct dynpf_rule_err rerr;
 	struct dynpf_req r;
 	struct dynpf_rule rule;
-	char err[256], *words[1];
+	char err[256];
 
 	err[0] = 0;
 	if (dynpf_req_parse((const char *)data, size, &r, err, sizeof(err))) {
@@ -40,9 +41,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		dynpf_ruleset_free(&rs);
 		break;
 	case DYNPF_REQ_RULE_ADD:
-		CHECK(r.text && strlen(r.text) == r.text_len, "rule-add text");
-		words[0] = (char *)r.text;
-		if (dynpf_rule_parse_words(&rule, 1, words, &taken, &rerr))
+		CHECK(r.words && r.nwords > 0 && r.nwords <= DYNPF_REQ_MAX_WORDS, "rule-add words");
+		for (int i = 0; i < r.nwords; i++)
+			CHECK(r.words[i], "rule-add word %d missing", i);
+		if (dynpf_rule_parse_words(&rule, r.nwords, r.words, &taken, &rerr))
 			CHECK(rerr.msg[0], "a refused rule without a message");
 		break;
 	case DYNPF_REQ_RULE_DEL:

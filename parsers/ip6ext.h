@@ -130,7 +130,7 @@ struct dynpf_ip6_esp {
  * Note a header of type proto joining the chain: flag what RFC 8200 forbids
  * (hop-by-hop not first, a header twice; destination options may come
  * twice, before routing and last). Shared with the direct-access baseline
- * (bpf/bench.bpf.c), which must flag the same.
+ * (loader/bench/bench.bpf.c), which must flag the same.
  */
 dynpf_inline void dynpf_ip6chain_note(struct dynpf_ip6chain *ch, int proto)
 {

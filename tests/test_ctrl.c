@@ -20,13 +20,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "classify.h"
-#include "ctrl.h"
+#include "channel/ruleset.h"
+#include "channel/ring.h"
 #include "dynpf.skel.h"
-#include "log.h"
+#include "lib/log.h"
 #include "match.h"
 #include "native.h"
-#include "progs.h"
+#include "lib/progs.h"
 
 static int npass, nfail;
 
@@ -807,7 +807,7 @@ static void test_differential(void)
 			if (run(&p, &v, &parsed))
 				continue;
 			{
-				/* The reference: loader/classify.c, every rule in order. */
+				/* The reference: loader/channel/ruleset.c, every rule in order. */
 				struct dynpf_ruleset rs = { .rules = rules, .n = n };
 
 				dynpf_classify_native(&rs, &parsed, &w);

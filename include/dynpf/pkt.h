@@ -364,7 +364,7 @@ struct dynpf_parse_cfg {
  * every other interface (and test runs). The programs count act[],
  * act_bytes[] and, for the packets that failed, err[e]/err_bytes[e];
  * packets, bytes and err[0] (parsed without error) are filled in from those
- * by the reader, dynpf_stats_read() (loader/progs.c).
+ * by the reader, dynpf_stats_read() (loader/lib/progs.c).
  */
 #define DYNPF_STATS_ERR_SLOTS 16
 #define DYNPF_STATS_ACTS 4  /* 0 (none), DYNPF_ACT_PASS, _DROP, _REDIRECT */

@@ -38,7 +38,7 @@ do for [i = 1:n] {
 	set xrange [-0.6 : STATS_records - 0.4]
 	if (i == n) { set xlabel "packet shape (frame size)" offset 0, -0.6 }
 	plot f using 2:xtic(1) title "empty program (test-run floor)" lc rgb "#9e9e9e", \
-	     "" using 3 title "direct packet access (bpf/bench.bpf.c)" lc rgb "#1f77b4", \
+	     "" using 3 title "direct packet access (loader/bench/bench.bpf.c)" lc rgb "#1f77b4", \
 	     "" using 4 title "dynpf" lc rgb "#d62728", \
 	     "" using 0:(0):5 with labels rotate by 90 left offset 0, 0.5 font ",9" notitle
 	unset key

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The producer side of the control channel: see ctrl.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "channel/ring.h"
+#include "dynpf.skel.h"
+#include "lib/log.h"
+
+/* The context of the drain program: bpf/ctrl.h struct dynpf_drain_args. */
+struct drain_args {
+	uint32_t synced;
+	uint32_t max_msgs;
+	uint32_t drained;
+	int32_t err;
+};
+
+#define DRAIN_MAX_MSGS 4096 /* DYNPF_ACK_MAX_RUN */
+
+const char *dynpf_field_name(unsigned int field)
+{
+	switch (field) {
+#define X(n, v, t)                                                             \
+	case v:                                                                \
+		return t;
+		DYNPF_FIELDS(X)
+#undef X
+	}
+	return "unknown";
+}
+
+const char *dynpf_msg_name(unsigned int type)
+{
+	switch (type) {
+#define X(n, v, t)                                                             \
+	case v:                                                                \
+		return t;
+		DYNPF_MSG_TYPES(X)
+#undef X
+	}
+	return "unknown";
+}
+
+static int on_ack(void *ctx, void *data, size_t size)
+{
+	struct dynpf_ctrl *c = ctx;
+	struct dynpf_ack_commit *a;
+
+	if (size < sizeof(struct dynpf_ack))
+		return 0;
+	if (c->nack == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		void *n = realloc(c->ack, cap * sizeof(*c->ack));
+
+		if (!n)
+			return -ENOMEM;
+		c->ack = n;
+		c->cap = cap;
+	}
+	a = &c->ack[c->nack++];
+	memset(a, 0, sizeof(*a));
+	memcpy(a, data, size < sizeof(*a) ? size : sizeof(*a));
+	c->acked++;
+	return 0;
+}
+
+int dynpf_ctrl_open(struct dynpf_ctrl *c, struct dynpf_bpf *skel)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->skel = skel;
+	/* Sequence numbers unique across producers, one after another: a
+	 * message a killed producer left in the ring is never taken for ours. */
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		c->next_seq = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	}
+	c->self_drain = true;
+	c->timeout_ms = 5000;
+	c->urb = user_ring_buffer__new(bpf_map__fd(skel->maps.dynpf_ctrl), NULL);
+	if (!c->urb) {
+		err = -errno;
+		p_err("cannot open the control ring: %s", strerror(-err));
+		return err;
+	}
+	c->acks = ring_buffer__new(bpf_map__fd(skel->maps.dynpf_acks), on_ack, c, NULL);
+	if (!c->acks) {
+		err = -errno;
+		p_err("cannot open the ack ring: %s", strerror(-err));
+		dynpf_ctrl_close(c);
+		return err;
+	}
+	return 0;
+}
+
+void dynpf_ctrl_close(struct dynpf_ctrl *c)
+{
+	user_ring_buffer__free(c->urb);
+	ring_buffer__free(c->acks);
+	free(c->ack);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Make the kernel wait for an RCU grace period: map-in-map updates do. */
+static int ctrl_sync(struct dynpf_ctrl *c)
+{
+	int outer = bpf_map__fd(c->skel->maps.dynpf_sync);
+	int inner = bpf_map__fd(c->skel->maps.dynpf_sync_inner);
+	uint32_t zero = 0;
+
+	if (bpf_map_update_elem(outer, &zero, &inner, BPF_ANY))
+		return -errno;
+	c->need_sync = false;
+	return 0;
+}
+
+/* One run of the drain program, and the acks it wrote. */
+static int drain_once(struct dynpf_ctrl *c, uint32_t *drained)
+{
+	struct drain_args args = { .max_msgs = DRAIN_MAX_MSGS };
+	size_t before = c->nack;
+	int err;
+
+	if (c->need_sync) {
+		err = ctrl_sync(c);
+		if (err) {
+			p_err("cannot wait for an RCU grace period: %s", strerror(-err));
+			return err;
+		}
+	}
+	args.synced = 1;
+	/* A syscall program's test run copies the context back into ctx_in. */
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args, .ctx_size_in = sizeof(args));
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(c->skel->progs.dynpf_drain), &opts);
+	if (err) {
+		err = -errno;
+		p_err("cannot run the drain program: %s", strerror(-err));
+		return err;
+	}
+	if (args.err) {
+		p_err("the drain program failed: %s", strerror(-args.err));
+		return args.err;
+	}
+	err = ring_buffer__consume(c->acks);
+	if (err < 0) {
+		p_err("cannot read the acks: %s", strerror(-err));
+		return err;
+	}
+	for (size_t i = before; i < c->nack; i++)
+		if (c->ack[i].a.type == DYNPF_MSG_TXN_COMMIT && !c->ack[i].a.err)
+			c->need_sync = true;
+	*drained = args.drained;
+	return 0;
+}
+
+int dynpf_ctrl_flush(struct dynpf_ctrl *c)
+{
+	uint32_t drained;
+	int err;
+
+	while (c->acked < c->sent) {
+		err = drain_once(c, &drained);
+		if (err)
+			return err;
+		if (!drained && c->acked < c->sent) {
+			p_err("%llu messages sent but not acked, and the ring is empty",
+			      (unsigned long long)(c->sent - c->acked));
+			return -EPROTO;
+		}
+	}
+	/* Bring the side the last commit left up to date now, not at the next
+	 * message: it costs a grace period, which is better paid here. */
+	if (c->need_sync)
+		return drain_once(c, &drained);
+	return 0;
+}
+
+/*
+ * A producer killed between reserve and submit leaves its record busy, and
+ * the drain stops at a busy record for good: nothing after it would ever be
+ * applied. The producer taking over marks such records discarded (what
+ * user_ring_buffer__discard does), which the drain skips. Only safe with no
+ * other producer alive: the daemon at start. The records discarded, or
+ * -errno.
+ */
+static int discard_abandoned(struct dynpf_ctrl *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.dynpf_ctrl), n = 0;
+	size_t page = sysconf(_SC_PAGESIZE), size = bpf_map__max_entries(c->skel->maps.dynpf_ctrl);
+	uint64_t cons, prod, mask = size - 1;
+	void *cpage, *ppage;
+	uint8_t *data;
+
+	/* The consumer's page is read-only to us; the producer's page and
+	 * the data, mapped twice over for wrap-around, are ours to write. */
+	cpage = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	if (cpage == MAP_FAILED)
+		return -errno;
+	ppage = mmap(NULL, page + 2 * size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, page);
+	if (ppage == MAP_FAILED) {
+		n = -errno;
+		munmap(cpage, page);
+		return n;
+	}
+	data = (uint8_t *)ppage + page;
+	cons = __atomic_load_n((uint64_t *)cpage, __ATOMIC_ACQUIRE);
+	prod = __atomic_load_n((uint64_t *)ppage, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		uint32_t *hdr = (uint32_t *)(data + (cons & mask));
+		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		uint32_t body = len & ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+
+		if (len & BPF_RINGBUF_BUSY_BIT) {
+			__atomic_store_n(hdr, body | BPF_RINGBUF_DISCARD_BIT, __ATOMIC_RELEASE);
+			n++;
+		}
+		cons += (body + BPF_RINGBUF_HDR_SZ + 7) & ~7ull;
+	}
+	munmap(ppage, page + 2 * size);
+	munmap(cpage, page);
+	return n;
+}
+
+int dynpf_ctrl_recover(struct dynpf_ctrl *c, int *discarded)
+{
+	uint32_t drained;
+	int err, total = 0;
+
+	err = discard_abandoned(c);
+	if (err < 0) {
+		p_err("cannot map the control ring to look for abandoned messages: %s",
+		      strerror(-err));
+		return err;
+	}
+	if (discarded)
+		*discarded = err;
+
+	/* At most the ring's worth of messages: a few runs of the drain. */
+	for (int i = 0; i < 64; i++) {
+		err = drain_once(c, &drained);
+		if (err)
+			return err;
+		if (!drained)
+			break;
+		total += drained;
+	}
+	/* Their acks answer a dead producer: nobody's. */
+	c->acked = c->sent;
+	dynpf_ctrl_take(c);
+	err = dynpf_ctrl_abort(c, NULL);
+	if (!err)
+		err = dynpf_ctrl_flush(c);
+	dynpf_ctrl_take(c);
+	return err ? err : total;
+}
+
+int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *seq)
+{
+	struct dynpf_msg_hdr *h = msg;
+	void *slot;
+	int err;
+
+	h->version = DYNPF_CTRL_VERSION;
+	h->size = size;
+	h->seq = c->next_seq++;
+	slot = user_ring_buffer__reserve(c->urb, size);
+	if (!slot && errno == ENOSPC && c->self_drain) {
+		err = dynpf_ctrl_flush(c);
+		if (err)
+			return err;
+		slot = user_ring_buffer__reserve(c->urb, size);
+	}
+	if (!slot && errno == ENOSPC && !c->self_drain) {
+		slot = user_ring_buffer__reserve_blocking(c->urb, size, c->timeout_ms);
+		/* Out of time, libbpf says ETIMEDOUT or, from its last try,
+		 * ENOSPC: either way the ring stayed full. */
+		if (!slot && errno == ENOSPC)
+			errno = ETIMEDOUT;
+	}
+	if (!slot) {
+		err = -errno;
+		if (err == -ETIMEDOUT)
+			p_err("the control ring stayed full for %d ms: is the drain running?",
+			      c->timeout_ms);
+		else
+			p_err("cannot reserve %u bytes in the control ring: %s", size,
+			      strerror(-err));
+		return err;
+	}
+	memcpy(slot, msg, size);
+	user_ring_buffer__submit(c->urb, slot);
+	c->sent++;
+	if (seq)
+		*seq = h->seq;
+	return 0;
+}
+
+int dynpf_ctrl_begin(struct dynpf_ctrl *c, uint64_t *seq)
+{
+	struct dynpf_msg_txn m = { .h.type = DYNPF_MSG_TXN_BEGIN };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_commit(struct dynpf_ctrl *c, uint64_t *seq)
+{
+	struct dynpf_msg_txn m = { .h.type = DYNPF_MSG_TXN_COMMIT };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_abort(struct dynpf_ctrl *c, uint64_t *seq)
+{
+	struct dynpf_msg_txn m = { .h.type = DYNPF_MSG_TXN_ABORT };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_add(struct dynpf_ctrl *c, const struct dynpf_rule *r, uint64_t *seq)
+{
+	struct dynpf_msg_rule_add m = { .h.type = DYNPF_MSG_RULE_ADD, .rule = *r };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_del(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq)
+{
+	struct dynpf_msg_rule_del m = { .h.type = DYNPF_MSG_RULE_DEL, .id = id };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_set(struct dynpf_ctrl *c, uint32_t key, uint64_t value, uint64_t *seq)
+{
+	struct dynpf_msg_set m = { .h.type = DYNPF_MSG_SET, .key = key, .value = value };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_reset(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq)
+{
+	struct dynpf_msg_counter_reset m = { .h.type = DYNPF_MSG_COUNTER_RESET, .id = id };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+const struct dynpf_ack_commit *dynpf_ctrl_ack(const struct dynpf_ctrl *c, uint64_t seq)
+{
+	/* Acks come in message order: search from the end of the batch. */
+	for (size_t i = c->nack; i-- > 0;)
+		if (c->ack[i].a.seq == seq)
+			return &c->ack[i];
+	return NULL;
+}
+
+void dynpf_ctrl_take(struct dynpf_ctrl *c)
+{
+	c->nack = 0;
+}

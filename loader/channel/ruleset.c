@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Rule sets in user space: see classify.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "channel/ruleset.h"
+#include "dynpf.skel.h"
+#include "lib/log.h"
+#include "match.h"
+
+static int before(const struct dynpf_rule *a, const struct dynpf_rule *b)
+{
+	return dynpf_before(a->prio, a->id, b->prio, b->id);
+}
+
+void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
+			   struct dynpf_verdict *v)
+{
+	const struct dynpf_rule *best = NULL;
+	struct dynpf_cls_view view;
+	bool arp_nd_rules = false;
+
+	memset(v, 0, sizeof(*v));
+	v->action = DYNPF_ACT_PASS;
+	if ((rs->set_seen & (1u << DYNPF_SET_DEFAULT_ACTION)) &&
+	    rs->set[DYNPF_SET_DEFAULT_ACTION] == DYNPF_ACT_DROP)
+		v->action = DYNPF_ACT_DROP;
+	if ((rs->set_seen & (1u << DYNPF_SET_PASS_ARP_ND)) && !rs->set[DYNPF_SET_PASS_ARP_ND])
+		arp_nd_rules = true;
+	dynpf_cls_view_init(&view, p);
+	if (!arp_nd_rules && dynpf_is_arp_nd(p, &view)) {
+		v->action = DYNPF_ACT_PASS;
+		return;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct dynpf_rule *r = &rs->rules[i];
+
+		if (dynpf_act_terminal(r->action) && (!best || before(r, best)) &&
+		    dynpf_rule_match(r, p, &view))
+			best = r;
+	}
+	/* The non-terminal matches before it, in order, at most 6. */
+	while (v->nmatch < 6) {
+		const struct dynpf_rule *next = NULL;
+
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct dynpf_rule *r = &rs->rules[i];
+			bool seen = false;
+
+			if (dynpf_act_terminal(r->action) || (best && !before(r, best)))
+				continue;
+			for (int k = 0; k < v->nmatch; k++)
+				seen |= v->match[k] == r->id;
+			if (seen || (next && !before(r, next)) || !dynpf_rule_match(r, p, &view))
+				continue;
+			next = r;
+		}
+		if (!next)
+			break;
+		v->match[v->nmatch++] = next->id;
+		if (next->action == DYNPF_ACT_MARK) {
+			v->mark = next->arg;
+			v->flags |= DYNPF_VF_MARK;
+		}
+	}
+	if (best) {
+		v->rule = best->id;
+		v->action = best->action;
+		v->arg = best->arg;
+	}
+}
+
+__u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs)
+{
+	__u32 max = 0;
+
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i].id > max)
+			max = rs->rules[i].id;
+	return max + 1;
+}
+
+/* The rule (or setting) a message was about: its source line. */
+struct sent {
+	uint64_t seq;
+	unsigned long line;
+	__u32 id;
+};
+
+#define APPLY_ERR(...)                                                         \
+	do {                                                                   \
+		if (errbuf)                                                    \
+			snprintf(errbuf, errlen, __VA_ARGS__);                 \
+		else                                                           \
+			p_err(__VA_ARGS__);                                    \
+	} while (0)
+
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
+			const struct dynpf_ruleset *old, char *errbuf, size_t errlen, __u32 *gen)
+{
+	size_t nold = old ? old->n : 0;
+	struct sent *sent = calloc(nold + rs->n + DYNPF_SET_MAX + 2, sizeof(*sent));
+	const struct dynpf_ack_commit *a;
+	size_t n = 0;
+	uint64_t seq;
+	int err;
+
+	if (!sent)
+		return -ENOMEM;
+	dynpf_ctrl_take(c);
+	err = dynpf_ctrl_begin(c, &seq);
+	sent[n++] = (struct sent){ .seq = seq };
+	for (size_t i = 0; !err && i < nold; i++) {
+		err = dynpf_ctrl_del(c, old->rules[i].id, &seq);
+		sent[n++] = (struct sent){ .seq = seq, .id = old->rules[i].id };
+	}
+	for (unsigned int k = 1; !err && k < DYNPF_SET_MAX; k++) {
+		__u64 v = k == DYNPF_SET_DEFAULT_ACTION ? DYNPF_ACT_PASS : 1;
+
+		if (rs->set_seen & (1u << k))
+			v = rs->set[k];
+		else if (!old)
+			continue;
+		err = dynpf_ctrl_set(c, k, v, &seq);
+		sent[n++] = (struct sent){ .seq = seq, .line = rs->set_line[k] };
+	}
+	for (size_t i = 0; !err && i < rs->n; i++) {
+		err = dynpf_ctrl_add(c, &rs->rules[i], &seq);
+		sent[n++] = (struct sent){ .seq = seq, .line = rs->lines[i], .id = rs->rules[i].id };
+	}
+	if (!err)
+		err = dynpf_ctrl_commit(c, &seq);
+	if (!err) {
+		sent[n++] = (struct sent){ .seq = seq };
+		err = dynpf_ctrl_flush(c);
+	}
+	if (err)
+		APPLY_ERR("%s: the control channel failed: %s", file, strerror(-err));
+	for (size_t i = 0; !err && i < n; i++) {
+		a = dynpf_ctrl_ack(c, sent[i].seq);
+		if (!a) {
+			APPLY_ERR("%s: no ack for message %llu", file,
+				  (unsigned long long)sent[i].seq);
+			err = -EPROTO;
+		} else if (a->a.err && a->a.type != DYNPF_MSG_TXN_COMMIT) {
+			if (sent[i].id)
+				APPLY_ERR("%s:%lu: rule %u refused by the classifier: field %s: %s",
+					  file, sent[i].line, sent[i].id,
+					  dynpf_field_name(a->a.field), strerror(-a->a.err));
+			else
+				APPLY_ERR("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
+					  dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),
+					  strerror(-a->a.err));
+			err = -EINVAL;
+		} else if (a->a.err) {
+			APPLY_ERR("%s: the transaction was refused: %s", file, strerror(-a->a.err));
+			err = -EINVAL;
+		} else if (a->a.type == DYNPF_MSG_TXN_COMMIT && gen) {
+			*gen = a->a.gen;
+		}
+	}
+	free(sent);
+	return err;
+}
+
+json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
+{
+	json_object *o = json_object_new_object(), *m = json_object_new_array();
+	const char *act = dynpf_action_name(v->action);
+
+	json_object_object_add(o, "action", json_object_new_string(act ? act : "unknown"));
+	json_object_object_add(o, "rule", json_object_new_int64(v->rule));
+	if (with_gen)
+		json_object_object_add(o, "gen", json_object_new_int64(v->gen));
+	for (int i = 0; i < v->nmatch && i < 6; i++)
+		json_object_array_add(m, json_object_new_int64(v->match[i]));
+	json_object_object_add(o, "matched", m);
+	if (v->flags & DYNPF_VF_MARK)
+		json_object_object_add(o, "mark", json_object_new_int64(v->mark));
+	if (v->action == DYNPF_ACT_REDIRECT)
+		json_object_object_add(o, "ifindex", json_object_new_int64(v->arg));
+	return o;
+}
+
+int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs)
+{
+	int fd = bpf_map__fd(skel->maps.dynpf_rules), sfd = bpf_map__fd(skel->maps.dynpf_state);
+	__u32 cap = bpf_map__max_entries(skel->maps.dynpf_rules) / 2, zero = 0;
+	struct dynpf_state *st;
+	struct dynpf_rule_ent e;
+	void *sv;
+	int err = 0;
+
+	if (bpf_map__value_size(skel->maps.dynpf_rules) != sizeof(e))
+		return -EPROTO;
+	sv = calloc(1, bpf_map__value_size(skel->maps.dynpf_state));
+	if (!sv)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(sfd, &zero, sv)) {
+		err = -errno;
+		goto out;
+	}
+	st = sv;
+	if (st->default_action[st->active & 1] == DYNPF_ACT_DROP) {
+		rs->set_seen |= 1u << DYNPF_SET_DEFAULT_ACTION;
+		rs->set[DYNPF_SET_DEFAULT_ACTION] = DYNPF_ACT_DROP;
+	}
+	if (st->arp_nd_rules[st->active & 1]) {
+		rs->set_seen |= 1u << DYNPF_SET_PASS_ARP_ND;
+		rs->set[DYNPF_SET_PASS_ARP_ND] = 0;
+	}
+	for (__u32 id = 1; id < cap; id++) {
+		__u32 k = id * 2 + (st->active & 1);
+
+		if (bpf_map_lookup_elem(fd, &k, &e)) {
+			err = -errno;
+			goto out;
+		}
+		if (!e.valid)
+			continue;
+		if (rs->n == rs->cap) {
+			size_t ncap = rs->cap ? 2 * rs->cap : 64;
+			void *r = realloc(rs->rules, ncap * sizeof(*rs->rules));
+			void *l = r ? realloc(rs->lines, ncap * sizeof(*rs->lines)) : NULL;
+
+			if (r)
+				rs->rules = r;
+			if (!r || !l) {
+				err = -ENOMEM;
+				goto out;
+			}
+			rs->lines = l;
+			rs->cap = ncap;
+		}
+		rs->lines[rs->n] = 0;
+		rs->rules[rs->n++] = e.r;
+		dynpf_rule_ids_set(&rs->ids, id);
+	}
+out:
+	free(sv);
+	return err;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Rule sets in user space: the native classifier (the reference the BPF
+ * one is compared with), loading a rule set through the control channel,
+ * and verdicts as JSON and text.
+ */
+#ifndef DYNPF_LOADER_CLASSIFY_H
+#define DYNPF_LOADER_CLASSIFY_H
+
+#include <json-c/json.h>
+
+#include "channel/ring.h"
+#include "lang/rules_lang.h"
+
+/*
+ * Classify p with every rule of rs in (prio, id) order, the first terminal
+ * match deciding (docs/rules.md). Rate state is not kept: limit rules
+ * always conform, sample rules always act.
+ */
+void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
+			   struct dynpf_verdict *v);
+
+/*
+ * Load rs through the control channel as one transaction; with old (the
+ * active set, from dynpf_ruleset_read), in place of it: old's rules are
+ * deleted and the settings rs does not give go back to their defaults, in
+ * the same transaction. On a refusal, "FILE:LINE: ..." naming the rule and
+ * the field goes to err (or is printed, err NULL), and -EINVAL: nothing
+ * changed. 0 on success; *gen (if not NULL) the new generation.
+ */
+int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
+			const struct dynpf_ruleset *old, char *err, size_t errlen, __u32 *gen);
+
+/* {"action", "rule", "gen", "matched": [...], "mark"}; gen < 0: left out. */
+json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen);
+
+/*
+ * The active rule set of a loaded object, read back from its maps into rs
+ * (initialized by the caller): the rules in id order, and the settings the
+ * set holds. What `rules save` prints. 0 or -errno.
+ */
+struct dynpf_bpf;
+int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs);
+
+/* The largest rule id in rs, + 1: the rule tables a load needs. */
+__u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs);
+
+#endif

@@ -1,0 +1,917 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The CLI side of the daemon's socket: dynpf status, dynpf rule
+ * add|del|list, dynpf stats (and rules load|save in rules.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#define PCAP_DONT_INCLUDE_PCAP_BPF_H /* its struct bpf_insn is the kernel's too */
+#include <pcap/pcap.h>
+
+#include "cli/cmds.h"
+#include "dynpf/ctrl.h"
+#include "replay/pktfmt.h"
+#include "pcap/pcapng.h"
+#include "lib/sockio.h"
+#include "attach/clsact.h"
+#include "daemon/daemon.h"
+#include "lib/log.h"
+
+/* How long to wait for the daemon (--timeout, $DYNPF_TIMEOUT). */
+double dynpf_client_timeout = DYNPF_CLIENT_TIMEOUT;
+
+json_object *dynpf_client_call(const char *sock, json_object *req)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *s = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	int64_t ms = (int64_t)(dynpf_client_timeout * 1000), deadline = dynpf_now_ms() + ms;
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
+	size_t cap = 65536, len = 0;
+	json_object *rep = NULL;
+	char *buf = NULL, *nl;
+	ssize_t n = 0;
+	int fd, err;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* A daemon too busy to accept: connect waits SO_SNDTIMEO at most. */
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		if (errno == EACCES)
+			p_err("cannot reach the daemon at %s: %s (only root, and the daemon's "
+			      "socket_group if it has one, may use it)",
+			      sock, strerror(errno));
+		else if (errno == EAGAIN)
+			goto timeout;
+		else
+			p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)",
+			      sock, strerror(errno));
+		goto out;
+	}
+	/* A daemon that refuses us replies and closes before reading: the
+	 * write then fails with EPIPE, and the reply is still there to read. */
+	err = dynpf_write_line_by(fd, s, deadline);
+	if (err == -ETIMEDOUT)
+		goto timeout;
+	if (err && err != -EPIPE) {
+		p_err("cannot send to the daemon: %s", strerror(-err));
+		goto out;
+	}
+	shutdown(fd, SHUT_WR);
+	buf = malloc(cap);
+	while (buf) {
+		if (len == cap) {
+			char *t = realloc(buf, cap *= 2);
+
+			if (!t)
+				break;
+			buf = t;
+		}
+		n = dynpf_read_by(fd, buf + len, cap - len, deadline);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	if (n == -ETIMEDOUT)
+		goto timeout;
+	nl = buf ? memchr(buf, '\n', len) : NULL;
+	if (!nl || !(rep = json_tokener_parse((*nl = 0, buf))))
+		p_err("no reply from the daemon at %s", sock);
+	goto out;
+timeout:
+	p_err("the daemon at %s did not answer within %g s: is it stopped or stuck? "
+	      "It drops a request whose client has gone before it starts on it; "
+	      "--timeout SECONDS waits longer", sock, dynpf_client_timeout);
+out:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	json_object_put(req);
+	return rep;
+}
+
+/* The reply's "ok", printing its "error" when not. */
+int dynpf_client_ok(json_object *rep)
+{
+	json_object *ok, *err;
+
+	if (!rep)
+		return 0;
+	if (json_object_object_get_ex(rep, "ok", &ok) && json_object_get_boolean(ok))
+		return 1;
+	if (json_object_object_get_ex(rep, "error", &err))
+		p_err("%s", json_object_get_string(err));
+	else
+		p_err("the daemon refused the request");
+	return 0;
+}
+
+static const char *sock_path(void)
+{
+	const char *e = getenv("DYNPF_SOCKET");
+
+	return e && *e ? e : DYNPF_DEFAULT_SOCKET;
+}
+
+static json_object *request(const char *cmd)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cmd", json_object_new_string(cmd));
+	return o;
+}
+
+/* Call, print the reply as JSON with -j; the reply or NULL. */
+static json_object *call(json_object *req)
+{
+	json_object *rep = dynpf_client_call(sock_path(), req);
+
+	if (!dynpf_client_ok(rep)) {
+		json_object_put(rep);
+		return NULL;
+	}
+	if (dynpf_json)
+		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
+	return rep;
+}
+
+#define jget(o, k) json_object_object_get(o, k)
+
+int cmd_status(int argc, char **argv)
+{
+	json_object *rep, *ifs;
+
+	(void)argv;
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
+			       "attached, the rule set's generation and size.\nThe socket is "
+			       "$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET ".\n");
+			return DYNPF_EXIT_OK;
+		}
+		p_err("status: unexpected argument '%s'", argv[1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	rep = call(request("status"));
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json) {
+		printf("dynpf daemon, pid %d, pins in %s%s\n",
+		       json_object_get_int(jget(rep, "pid")),
+		       json_object_get_string(jget(rep, "pin_dir")),
+		       json_object_get_boolean(jget(rep, "adopted")) ? " (adopted at start)" : "");
+		printf("rule set: generation %lld, %lld rules, %lld tuples\n",
+		       (long long)json_object_get_int64(jget(rep, "generation")),
+		       (long long)json_object_get_int64(jget(rep, "rules")),
+		       (long long)json_object_get_int64(jget(rep, "tuples")));
+		ifs = jget(rep, "interfaces");
+		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+			json_object *a = json_object_array_get_idx(ifs, i);
+
+			printf("  %-16s %-12s %s\n", json_object_get_string(jget(a, "name")),
+			       json_object_get_string(jget(a, "hook")),
+			       json_object_get_string(jget(a, "attach")));
+		}
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+static void rule_usage(FILE *f)
+{
+	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md)\n"
+		   "       dynpf rule del ID         delete rule ID\n"
+		   "       dynpf rule list           the active rules, normalized\n");
+}
+
+int cmd_rule(int argc, char **argv)
+{
+	json_object *req, *rep;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		rule_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "add")) {
+		json_object *words;
+
+		if (argc < 3) {
+			p_err("rule add: missing the rule");
+			return DYNPF_EXIT_USAGE;
+		}
+		/* The words as the shell split them: the daemon parses them as they are. */
+		req = request("rule-add");
+		words = json_object_new_array();
+		for (int i = 2; i < argc; i++)
+			json_object_array_add(words, json_object_new_string(argv[i]));
+		json_object_object_add(req, "words", words);
+		rep = call(req);
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			printf("rule %lld added, generation %lld\n",
+			       (long long)json_object_get_int64(jget(rep, "id")),
+			       (long long)json_object_get_int64(jget(rep, "generation")));
+	} else if (!strcmp(argv[1], "del")) {
+		char *end;
+		long id;
+
+		if (argc != 3) {
+			p_err("rule del: expected one rule id");
+			return DYNPF_EXIT_USAGE;
+		}
+		id = strtol(argv[2], &end, 10);
+		if (*end || end == argv[2] || id <= 0) {
+			p_err("rule del: '%s' is not a rule id", argv[2]);
+			return DYNPF_EXIT_USAGE;
+		}
+		req = request("rule-del");
+		json_object_object_add(req, "id", json_object_new_int64(id));
+		rep = call(req);
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			printf("rule %ld deleted, generation %lld\n", id,
+			       (long long)json_object_get_int64(jget(rep, "generation")));
+	} else if (!strcmp(argv[1], "list")) {
+		rep = call(request("rules-save"));
+		if (!rep)
+			return DYNPF_EXIT_USAGE;
+		if (!dynpf_json)
+			fputs(json_object_get_string(jget(rep, "text")), stdout);
+	} else {
+		p_err("unknown rule subcommand '%s' (add, del, list)", argv[1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+/* A counter of the last reply, by hook name or rule id: for rates. */
+static int64_t prev_count(json_object *prev, const char *hook, int64_t rule, const char *what)
+{
+	json_object *x;
+
+	if (!prev)
+		return -1;
+	if (hook) {
+		x = jget(jget(prev, "hooks"), hook);
+		return x ? json_object_get_int64(jget(x, what)) : -1;
+	}
+	x = jget(prev, "rules");
+	for (size_t i = 0; i < json_object_array_length(x); i++) {
+		json_object *r = json_object_array_get_idx(x, i);
+
+		if (json_object_get_int64(jget(r, "id")) == rule)
+			return json_object_get_int64(jget(r, what));
+	}
+	return -1;
+}
+
+static void print_rate(int64_t now, int64_t before, double secs)
+{
+	if (before < 0 || secs <= 0)
+		printf(" %12s", "-");
+	else
+		printf(" %12.0f", (now - before) / secs);
+}
+
+/* The packets of the last reply's attachment (interface and hook): for rates. */
+static int64_t prev_iface(json_object *prev, const char *name, const char *hook)
+{
+	json_object *x = prev ? jget(prev, "interfaces") : NULL;
+
+	for (size_t i = 0; x && i < json_object_array_length(x); i++) {
+		json_object *r = json_object_array_get_idx(x, i);
+
+		if (!strcmp(json_object_get_string(jget(r, "name")), name) &&
+		    !strcmp(json_object_get_string(jget(r, "hook")), hook))
+			return json_object_get_int64(jget(r, "packets"));
+	}
+	return -1;
+}
+
+static void stats_print(json_object *rep, json_object *prev, double secs)
+{
+	json_object *hooks = jget(rep, "hooks"), *rules = jget(rep, "rules");
+	json_object *ifs = jget(rep, "interfaces");
+
+	/* The rate column only under --watch, from the second reading on. */
+	if (ifs && json_object_array_length(ifs)) {
+		printf("%-15s %-11s %12s%s %12s %12s %12s %14s  errors\n", "interface", "hook",
+		       "packets", prev ? "    packets/s" : "", "pass", "drop", "redirect", "bytes");
+		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+			json_object *r = json_object_array_get_idx(ifs, i), *acts = jget(r, "actions");
+			const char *name = json_object_get_string(jget(r, "name"));
+			const char *hook = json_object_get_string(jget(r, "hook"));
+			int64_t pk = json_object_get_int64(jget(r, "packets"));
+
+			printf("%-15s %-11s %12lld", name, hook, (long long)pk);
+			if (prev)
+				print_rate(pk, prev_iface(prev, name, hook), secs);
+			printf(" %12lld %12lld %12lld %14lld ",
+			       (long long)json_object_get_int64(jget(jget(acts, "pass"), "packets")),
+			       (long long)json_object_get_int64(jget(jget(acts, "drop"), "packets")),
+			       (long long)json_object_get_int64(jget(jget(acts, "redirect"), "packets")),
+			       (long long)json_object_get_int64(jget(r, "bytes")));
+			json_object_object_foreach(jget(r, "errors"), e, n)
+				printf(" %s %lld", e, (long long)json_object_get_int64(jget(n, "packets")));
+			printf("\n");
+		}
+		printf("\n");
+	}
+	printf("%-27s %12s%s %14s  errors\n", "hook (every interface)", "packets",
+	       prev ? "    packets/s" : "", "bytes");
+	json_object_object_foreach(hooks, name, h) {
+		int64_t pk = json_object_get_int64(jget(h, "packets"));
+
+		printf("%-27s %12lld", name, (long long)pk);
+		if (prev)
+			print_rate(pk, prev_count(prev, name, 0, "packets"), secs);
+		printf(" %14lld ", (long long)json_object_get_int64(jget(h, "bytes")));
+		json_object_object_foreach(jget(h, "errors"), e, n)
+			printf(" %s %lld", e, (long long)json_object_get_int64(n));
+		printf("\n");
+	}
+	printf("\n%8s %12s%s %14s  rule\n", "id", "packets", prev ? "    packets/s" : "", "bytes");
+	for (size_t i = 0; i < json_object_array_length(rules); i++) {
+		json_object *r = json_object_array_get_idx(rules, i);
+		int64_t id = json_object_get_int64(jget(r, "id"));
+		int64_t pk = json_object_get_int64(jget(r, "packets"));
+
+		printf("%8lld %12lld", (long long)id, (long long)pk);
+		if (prev)
+			print_rate(pk, prev_count(prev, NULL, id, "packets"), secs);
+		printf(" %14lld  %s\n", (long long)json_object_get_int64(jget(r, "bytes")),
+		       json_object_get_string(jget(r, "rule")));
+	}
+}
+
+static volatile sig_atomic_t watch_stop;
+
+static void watch_sig(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "watch", no_argument, NULL, 'w' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	json_object *rep, *prev = NULL;
+	long count = -1, interval_ms = 1000;
+	bool watch = false;
+	struct timespec t0, t1;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "wi:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			watch = true;
+			break;
+		case 'i':
+			interval_ms = (long)(strtod(optarg, NULL) * 1000);
+			if (interval_ms < 100) {
+				p_err("stats: --interval %s: at least 0.1 (seconds)", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			count = strtol(optarg, NULL, 10);
+			if (count <= 0) {
+				p_err("stats: --count %s: expected a positive number", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			printf("Usage: dynpf stats [--watch [--interval SECONDS] [--count N]]\n\n"
+			       "Per attached interface and hook: packets and bytes, per action "
+			       "(pass, drop,\nredirect) and per parse error; per hook, all "
+			       "interfaces; per rule. -j has the\nbytes of each action and error too. "
+			       "--watch prints them again every interval\n(default 1 s) with the "
+			       "rates since the last, until Ctrl-C (or N times).\n");
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf stats --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		p_err("stats: unexpected argument '%s'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
+	}
+	signal(SIGINT, watch_sig);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		rep = call(request("stats"));
+		if (!rep) {
+			json_object_put(prev);
+			return DYNPF_EXIT_USAGE;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (!dynpf_json) {
+			if (watch && prev)
+				printf("\n");
+			stats_print(rep, prev, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		}
+		fflush(stdout);
+		json_object_put(prev);
+		prev = rep;
+		t0 = t1;
+		if (!watch || watch_stop || (count > 0 && !--count))
+			break;
+		usleep(interval_ms * 1000);
+		if (watch_stop)
+			break;
+	}
+	json_object_put(prev);
+	return DYNPF_EXIT_OK;
+}
+
+/* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
+int dynpf_rules_load(int argc, char **argv)
+{
+	json_object *req, *rep;
+	char *text;
+	size_t len = 0, cap = 1 << 16;
+	FILE *f;
+
+	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("Usage: dynpf rules load FILE\n\nReplace the daemon's rule set with FILE "
+		       "(\"-\": standard input), as one\ntransaction: any error, and nothing "
+		       "changes.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	f = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	if (!f) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		return DYNPF_EXIT_USAGE;
+	}
+	text = malloc(cap);
+	while (text) {
+		size_t n = fread(text + len, 1, cap - len, f);
+
+		len += n;
+		if (len < cap)
+			break;
+		if (cap >= DYNPF_REQUEST_MAX / 2) {
+			free(text);
+			text = NULL;
+			p_err("%s: larger than %d bytes", argv[1], DYNPF_REQUEST_MAX / 2);
+			break;
+		}
+		text = realloc(text, cap *= 2);
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!text)
+		return DYNPF_EXIT_USAGE;
+	req = request("rules-load");
+	json_object_object_add(req, "text", json_object_new_string_len(text, len));
+	json_object_object_add(req, "name", json_object_new_string(argv[1]));
+	free(text);
+	rep = call(req);
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json)
+		printf("%lld rules loaded, generation %lld\n",
+		       (long long)json_object_get_int64(jget(rep, "rules")),
+		       (long long)json_object_get_int64(jget(rep, "generation")));
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+/* dynpf rules save [FILE]: the active rule set, in a form that loads back. */
+int dynpf_rules_save(int argc, char **argv)
+{
+	json_object *rep;
+	FILE *f = stdout;
+
+	if (argc > 2 || (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))) {
+		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
+		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
+		       "back to the same set.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	rep = dynpf_client_call(sock_path(), request("rules-save"));
+	if (!dynpf_client_ok(rep)) {
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (argc == 2 && !(f = fopen(argv[1], "w"))) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	fputs(json_object_get_string(jget(rep, "text")), f);
+	if (f != stdout && fclose(f)) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+/* dynpf attach IFACE [HOOK] [frags] / dynpf detach IFACE [HOOK] */
+static int attach_detach(int argc, char **argv, bool attach)
+{
+	json_object *req, *rep;
+
+	if (argc < 2 || argc > (attach ? 4 : 3) || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		if (attach)
+			printf("Usage: dynpf attach IFACE [xdp|xdp-generic|tc-ingress|tc-egress] "
+			       "[frags]\n\nAttach the running daemon's programs to IFACE (default "
+			       "xdp); frags: the XDP\nmulti-buffer program, for jumbo frames.\n");
+		else
+			printf("Usage: dynpf detach IFACE [HOOK]\n"
+			       "       dynpf detach --all [--pin-dir DIR]\n\nDetach the running "
+			       "daemon's programs from IFACE (every hook, or HOOK).\n--all, without a "
+			       "daemon: remove dynpf's XDP programs from every interface\nof this "
+			       "network namespace, its pinned tcx links and maps, and DIR\n(default "
+			       "/sys/fs/bpf/dynpf).\n");
+		return argc >= 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	req = request(attach ? "attach" : "detach");
+	json_object_object_add(req, "name", json_object_new_string(argv[1]));
+	if (argc > 2)
+		json_object_object_add(req, "hook", json_object_new_string(argv[2]));
+	if (attach && argc > 3) {
+		if (strcmp(argv[3], "frags")) {
+			json_object_put(req);
+			p_err("attach: '%s': expected frags", argv[3]);
+			return DYNPF_EXIT_USAGE;
+		}
+		json_object_object_add(req, "frags", json_object_new_boolean(1));
+	}
+	rep = call(req);
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json) {
+		if (attach)
+			printf("%s: attached (%s)\n", argv[1],
+			       json_object_get_string(jget(rep, "attach")));
+		else
+			printf("%s: detached\n", argv[1]);
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	return attach_detach(argc, argv, true);
+}
+
+/* dynpf's cls_bpf filter on one clsact hook, if its program is dynpf's: removed. */
+static int detach_clsact_offline(const char *ifname, int ifindex, bool ingress)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), id;
+	int fd, err;
+
+	if (dynpf_clsact_query(ifindex, ingress, &id) || !id)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return 0;
+	err = bpf_prog_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	if (err || strncmp(info.name, "dynpf_", 6))
+		return 0;
+	err = dynpf_clsact_detach(ifindex, ingress);
+	if (err) {
+		p_err("%s: cannot remove the cls_bpf filter (%s): %s", ifname,
+		      ingress ? "ingress" : "egress", strerror(-err));
+		return -1;
+	}
+	printf("%s: clsact filter %s (id %u) removed from %s\n", ifname, info.name, id,
+	       ingress ? "ingress" : "egress");
+	return 1;
+}
+
+/*
+ * dynpf detach --all [--pin-dir DIR]: without a daemon, remove what dynpf
+ * left: its XDP programs and clsact filters on every interface of this
+ * network namespace (and the clsact qdiscs it made), the tcx links and maps
+ * pinned under DIR, and DIR.
+ */
+static int detach_all_offline(const char *pin_dir)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	int n = 0, bad = 0;
+	DIR *d;
+
+	for (i = ifs; i && i->if_index; i++) {
+		struct bpf_prog_info info = {};
+		__u32 id = 0, len = sizeof(info);
+		int fd;
+
+		for (int ing = 0; ing < 2; ing++) {
+			int r = detach_clsact_offline(i->if_name, i->if_index, ing);
+
+			n += r > 0;
+			bad += r < 0;
+		}
+		if (bpf_xdp_query_id(i->if_index, 0, &id) || !id)
+			continue;
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, "dynpf_", 6)) {
+			LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
+
+			if (bpf_xdp_detach(i->if_index, 0, &o)) {
+				p_err("%s: cannot detach the XDP program %u", i->if_name, id);
+				bad++;
+			} else {
+				printf("%s: XDP program %s (id %u) detached\n", i->if_name, info.name, id);
+				n++;
+			}
+		}
+		close(fd);
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	d = opendir(pin_dir);
+	if (d) {
+		struct dirent *de;
+		char path[PATH_MAX];
+
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", pin_dir, de->d_name);
+			if (!strncmp(de->d_name, "clsact_", 7)) {
+				/* dynpf made this interface's clsact qdisc. */
+				int ifindex = if_nametoindex(de->d_name + 7);
+
+				if (ifindex && dynpf_clsact_remove_if_empty(ifindex) > 0)
+					printf("%s: clsact qdisc removed\n", de->d_name + 7);
+				if (rmdir(path)) {
+					p_err("%s: %s", path, strerror(errno));
+					bad++;
+				}
+				continue;
+			}
+			if (!strncmp(de->d_name, "link_", 5)) {
+				int fd = bpf_obj_get(path);
+
+				if (fd >= 0) {
+					bpf_link_detach(fd);
+					close(fd);
+				}
+				printf("%s: link detached\n", path);
+				n++;
+			}
+			if (unlink(path)) {
+				p_err("%s: %s", path, strerror(errno));
+				bad++;
+			}
+		}
+		closedir(d);
+		if (rmdir(pin_dir) && errno != ENOENT) {
+			p_err("%s: %s", pin_dir, strerror(errno));
+			bad++;
+		}
+	}
+	rmdir("/sys/fs/bpf/xdp"); /* libxdp's, when it is empty */
+	printf("%d attachment%s removed, pins under %s gone\n", n, n == 1 ? "" : "s", pin_dir);
+	return bad ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--all")) {
+		const char *pin_dir = "/sys/fs/bpf/dynpf";
+		int lock = -1, r;
+
+		if (argc == 4 && !strcmp(argv[2], "--pin-dir"))
+			pin_dir = argv[3];
+		else if (argc != 2) {
+			p_err("detach --all: expected [--pin-dir DIR]");
+			return DYNPF_EXIT_USAGE;
+		}
+		/* Not under a running daemon: it would re-pin and re-attach. */
+		if (!access(pin_dir, F_OK)) {
+			lock = dynpf_lock_pin_dir(pin_dir, "stop it first, or detach through "
+							   "it (dynpf detach IFACE)");
+			if (lock < 0)
+				return DYNPF_EXIT_USAGE;
+		}
+		r = detach_all_offline(pin_dir);
+		if (lock >= 0)
+			close(lock);
+		return r;
+	}
+	return attach_detach(argc, argv, false);
+}
+
+/* ---- dynpf events ------------------------------------------------------------ */
+
+struct events_ctx {
+	pcap_dumper_t *dump;
+	struct dynpf_pcapng ng; /* -w FILE.pcapng: with a comment per packet */
+	long left;  /* events still wanted, < 0: no limit */
+	long seen;
+	bool failed;
+};
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct events_ctx *e = ctx;
+	const struct dynpf_sample *h = data;
+	const struct dynpf_pkt *p = (const void *)(h + 1);
+	const uint8_t *bytes = (const uint8_t *)(p + 1);
+	json_object *rec;
+
+	if (size < sizeof(*h) + sizeof(*p) || size < sizeof(*h) + sizeof(*p) + h->cap_len ||
+	    !e->left)
+		return 0;
+	rec = dynpf_pkt_to_json(p);
+	json_object_object_add(rec, "rule", json_object_new_int64(h->rule));
+	json_object_object_add(rec, "ts_ns", json_object_new_int64(h->ts_ns));
+	json_object_object_add(rec, "cap_len", json_object_new_int64(h->cap_len));
+	if (dynpf_json) {
+		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN));
+	} else {
+		printf("rule %-6u %5u bytes  ", h->rule, h->pkt_len);
+		dynpf_pkt_print_text(stdout, rec);
+		printf("\n");
+	}
+	fflush(stdout);
+	json_object_put(rec);
+	if (e->dump) {
+		struct pcap_pkthdr ph = { .caplen = h->cap_len, .len = h->pkt_len };
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ph.ts.tv_sec = ts.tv_sec;
+		ph.ts.tv_usec = ts.tv_nsec / 1000;
+		pcap_dump((u_char *)e->dump, &ph, bytes);
+		pcap_dump_flush(e->dump);
+	}
+	if (e->ng.f) {
+		struct timespec ts;
+		char note[160];
+		int err;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		snprintf(note, sizeof(note), "dynpf: rule %u, %s on ifindex %u, parse %s", h->rule,
+			 dynpf_hook_name(h->hook), h->ifindex, dynpf_err_name(p->err));
+		err = dynpf_pcapng_write(&e->ng, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
+					 bytes, h->cap_len, h->pkt_len, note);
+		if (err) {
+			p_err("writing the pcapng file: %s", strerror(-err));
+			e->left = 0;
+			e->failed = true;
+		}
+	}
+	e->seen++;
+	if (e->left > 0)
+		e->left--;
+	return 0;
+}
+
+static bool is_pcapng(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 7 && !strcasecmp(path + n - 7, ".pcapng");
+}
+
+static volatile sig_atomic_t events_stop;
+
+static void events_sig(int sig)
+{
+	(void)sig;
+	events_stop = 1;
+}
+
+int cmd_events(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "write", required_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *pin_dir = "/sys/fs/bpf/dynpf", *out = NULL;
+	struct events_ctx e = { .left = -1 };
+	struct ring_buffer *rb = NULL;
+	pcap_t *dead = NULL;
+	char path[PATH_MAX];
+	int c, fd, ret = DYNPF_EXIT_USAGE;
+
+	while ((c = getopt_long(argc, argv, "w:c:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			out = optarg;
+			break;
+		case 'c':
+			e.left = strtol(optarg, NULL, 10);
+			if (e.left <= 0) {
+				p_err("events: --count %s: expected a positive number", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			pin_dir = optarg;
+			break;
+		case 'j':
+			dynpf_json = true;
+			break;
+		case 'h':
+			printf("Usage: dynpf events [-w FILE.pcap|FILE.pcapng] [-c COUNT] [--pin-dir "
+			       "DIR]\n\n"
+			       "Streams the packets sample rules send (docs/rules.md), with their parse "
+			       "result\nand the rule's id, from the running daemon's event ring (pinned "
+			       "under DIR,\ndefault /sys/fs/bpf/dynpf). -w also writes them to a file "
+			       "(the first bytes\nthe rule samples, the original length kept): pcap, "
+			       "or pcapng when FILE ends in\n.pcapng, with a comment per packet "
+			       "naming the rule, the hook, the interface\nand the parse result "
+			       "(tshark -e frame.comment). Ctrl-C stops.\n");
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf events --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/dynpf_events", pin_dir);
+	fd = bpf_obj_get(path);
+	if (fd < 0) {
+		p_err("cannot open the event ring %s: %s (is `dynpf daemon` running?)", path,
+		      strerror(errno));
+		return DYNPF_EXIT_USAGE;
+	}
+	if (out && is_pcapng(out)) {
+		int err = dynpf_pcapng_open(&e.ng, out, 1 /* Ethernet */, DYNPF_SAMPLE_MAX,
+					    "dynpf events", "dynpf");
+
+		if (err) {
+			p_err("%s: %s", out, strerror(-err));
+			goto out;
+		}
+	} else if (out) {
+		dead = pcap_open_dead(1 /* DLT_EN10MB */, 65535);
+		e.dump = dead ? pcap_dump_open(dead, out) : NULL;
+		if (!e.dump) {
+			p_err("%s: %s", out, dead ? pcap_geterr(dead) : "cannot open");
+			goto out;
+		}
+	}
+	rb = ring_buffer__new(fd, on_event, &e, NULL);
+	if (!rb) {
+		p_err("cannot read the event ring: %s", strerror(errno));
+		goto out;
+	}
+	signal(SIGINT, events_sig);
+	signal(SIGTERM, events_sig);
+	while (!events_stop && e.left) {
+		int n = ring_buffer__poll(rb, 200);
+
+		if (n < 0 && n != -EINTR) {
+			p_err("reading the event ring: %s", strerror(-n));
+			goto out;
+		}
+	}
+	ret = e.failed ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+out:
+	ring_buffer__free(rb);
+	if (e.ng.f && dynpf_pcapng_close(&e.ng)) {
+		p_err("%s: %s", out, strerror(errno));
+		ret = DYNPF_EXIT_USAGE;
+	}
+	if (e.dump)
+		pcap_dump_close(e.dump);
+	if (dead)
+		pcap_close(dead);
+	close(fd);
+	return ret;
+}

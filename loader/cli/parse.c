@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* dynpf parse FILE: offline parsing with the native build, no BPF, no root. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli/cmds.h"
+#include "lib/log.h"
+#include "replay/report.h"
+
+static void parse_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf parse FILE.pcap|FILE.pcapng [OPTIONS]\n"
+		"\n"
+		"Parses every packet of FILE with the native build of dynpf's parsers (the same\n"
+		"source as the BPF programs) and prints the same table or JSON lines as replay.\n"
+		"Needs no privileges.\n"
+		"\n"
+		"  --expect FILE     compare with expected results; exit 1 on any difference\n"
+		"  --max-ext N       IPv6 extension headers per chain before `depth` (1..8,\n"
+		"                    default 8)\n"
+		"  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
+		"                    tunnel's inner packet (default 2)\n"
+		"  -q, --quiet       print only differences and the summary\n"
+		"  -j, --json        JSON lines (as the global -j)\n"
+		"  -h, --help        this text\n");
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		DYNPF_WALK_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_NATIVE };
+	int c, r;
+
+	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
+	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			parse_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			r = dynpf_walk_common_opt(&o, c, optarg);
+			if (r < 0)
+				return DYNPF_EXIT_USAGE;
+			if (r)
+				break;
+			fprintf(stderr, "Try 'dynpf parse --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	return dynpf_walk_main(&o, argc, argv, "parse");
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* dynpf replay FILE: every packet through the real BPF programs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+#include "replay/live.h"
+#include "lib/log.h"
+#include "lib/progs.h"
+#include "replay/report.h"
+
+static void replay_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf replay FILE.pcap|FILE.pcapng [OPTIONS]\n"
+		"\n"
+		"Runs every packet of FILE through dynpf's BPF programs with BPF_PROG_TEST_RUN\n"
+		"(and with --testbed or --iface, also through the programs attached to an\n"
+		"interface) and prints what each parsed: a table, or JSON lines with -j\n"
+		"(docs/json-output.md).\n"
+		"\n"
+		"  --hook HOOK       xdp, xdp-frags, tc or all (default: all)\n"
+		"  --expect FILE     compare with expected results (JSON lines); print a\n"
+		"                    per-packet, per-field diff and exit 1 on any difference\n"
+		"  --check-native    also parse natively; exit 1 where BPF and native differ\n"
+		"  --rules FILE      load the rule file (docs/rules.md) through the control\n"
+		"                    channel, print each packet's verdict and the rule that\n"
+		"                    decided it, then the per-rule counters; with\n"
+		"                    --check-native, the native classifier must agree\n"
+		"  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
+		"                    frame in the linear part, the rest in fragments, so the\n"
+		"                    fragment boundary falls inside the headers (default 3520)\n"
+		"  --xdp-linear N-M  the same for N, then also run each frame with every size\n"
+		"                    up to M and count any parse that differs from the native\n"
+		"                    one as a difference\n"
+		"  --max-ext N       IPv6 extension headers per chain before `depth` (1..8,\n"
+		"                    default 8)\n"
+		"  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
+		"                    tunnel's inner packet (default 2)\n"
+		"\n"
+		"On an interface (docs/json-output.md: hooks xdp-live, xdp-generic, tc-live):\n"
+		"  --testbed         make two network namespaces (dynpf-tb-PID-rx, -tx) and a\n"
+		"                    veth pair between them, replay there, remove them\n"
+		"  --iface IFACE     attach dynpf to IFACE and send every frame to it from\n"
+		"                    its veth peer, or from --peer IFACE (a cabled port)\n"
+		"  --mode MODE       xdp (native), xdp-generic or tc (ingress); default xdp\n"
+		"  --mtu N           --testbed: the veth MTU (68..65535, default 9000)\n"
+		"  --xdp-prog PROG   xdp or xdp-frags: the XDP program to attach (default:\n"
+		"                    xdp-frags if the MTU lets frames exceed 3520 bytes)\n"
+		"  --timeout MS      wait this long for a frame's record (default 200)\n"
+		"  Each frame's record is compared with the test run of the same program\n"
+		"  (xdp, xdp-frags or tc), and with --expect and --check-native.\n"
+		"\n"
+		"  -q, --quiet       print only differences and the summary\n"
+		"  -j, --json        JSON lines (as the global -j)\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Packets a hook cannot run (xdp: over 3520 bytes; tc: over about 3.7 KB; all:\n"
+		"under 14 bytes) are reported as skipped for that hook, not as failures.\n"
+		"Exit status: 0 all matched, 1 differences, 2 bad input or failure.\n");
+}
+
+/* Parse a --hook word into DYNPF_HOOKS_* bits; 0 when unknown. */
+static unsigned int parse_hook_word(const char *w)
+{
+	if (!strcmp(w, "xdp"))
+		return DYNPF_HOOKS_XDP;
+	if (!strcmp(w, "xdp-frags"))
+		return DYNPF_HOOKS_XDP_FRAGS;
+	if (!strcmp(w, "tc"))
+		return DYNPF_HOOKS_TC;
+	if (!strcmp(w, "all"))
+		return DYNPF_HOOKS_BPF;
+	return 0;
+}
+
+/* A number within [lo, hi]; -1 after an error message. */
+static long parse_num(const char *opt, const char *arg, long lo, long hi)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < lo || v > hi) {
+		p_err("%s %s: expected a number from %ld to %ld", opt, arg, lo, hi);
+		return -1;
+	}
+	return v;
+}
+
+/* --xdp-linear N or N-M (a sweep), each 14..3520. */
+static int parse_linear(const char *arg, struct dynpf_walk_opts *o)
+{
+	unsigned long a, b;
+	char *end;
+
+	a = strtoul(arg, &end, 10);
+	b = a;
+	if (*end == '-')
+		b = strtoul(end + 1, &end, 10);
+	if (*end || end == arg || a < 14 || b < a || b > DYNPF_XDP_TEST_LINEAR_MAX) {
+		p_err("--xdp-linear %s: expected N or N-M, byte counts from 14 to %d", arg,
+		      DYNPF_XDP_TEST_LINEAR_MAX);
+		return -1;
+	}
+	o->xdp_linear = a;
+	o->xdp_linear_to = b;
+	return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "hook", required_argument, NULL, 'H' },
+		{ "check-native", no_argument, NULL, 'n' },
+		{ "xdp-linear", required_argument, NULL, 'L' },
+		{ "rules", required_argument, NULL, 'R' },
+		{ "iface", required_argument, NULL, 'I' },
+		{ "peer", required_argument, NULL, 'P' },
+		{ "testbed", no_argument, NULL, 'T' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "mtu", required_argument, NULL, 'U' },
+		{ "timeout", required_argument, NULL, 'W' },
+		{ "xdp-prog", required_argument, NULL, 'G' },
+		DYNPF_WALK_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct dynpf_walk_opts o = { .hooks = DYNPF_HOOKS_BPF };
+	struct dynpf_live_opts lo = { .mtu = DYNPF_LIVE_MTU_DEFAULT,
+				      .timeout_ms = DYNPF_LIVE_TIMEOUT_DEFAULT };
+	bool hook_set = false, mode_set = false, mtu_set = false;
+	struct dynpf_walk_live live;
+	long v;
+	int c, r;
+
+	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
+	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'H':
+			o.hooks = parse_hook_word(optarg);
+			if (!o.hooks) {
+				p_err("--hook %s: expected xdp, xdp-frags, tc or all", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			hook_set = true;
+			break;
+		case 'I':
+			lo.iface = optarg;
+			break;
+		case 'P':
+			lo.peer = optarg;
+			break;
+		case 'T':
+			lo.testbed = true;
+			break;
+		case 'M':
+			mode_set = true;
+			if (!strcmp(optarg, "xdp"))
+				lo.mode = DYNPF_LIVE_XDP;
+			else if (!strcmp(optarg, "xdp-generic"))
+				lo.mode = DYNPF_LIVE_XDP_GENERIC;
+			else if (!strcmp(optarg, "tc"))
+				lo.mode = DYNPF_LIVE_TC;
+			else {
+				p_err("--mode %s: expected xdp, xdp-generic or tc", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'U':
+			v = parse_num("--mtu", optarg, 68, 65535);
+			if (v < 0)
+				return DYNPF_EXIT_USAGE;
+			lo.mtu = v;
+			mtu_set = true;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "xdp"))
+				lo.xdp_prog = DYNPF_HOOK_XDP;
+			else if (!strcmp(optarg, "xdp-frags"))
+				lo.xdp_prog = DYNPF_HOOK_XDP_FRAGS;
+			else {
+				p_err("--xdp-prog %s: expected xdp or xdp-frags", optarg);
+				return DYNPF_EXIT_USAGE;
+			}
+			break;
+		case 'W':
+			v = parse_num("--timeout", optarg, 1, 60000);
+			if (v < 0)
+				return DYNPF_EXIT_USAGE;
+			lo.timeout_ms = v;
+			break;
+		case 'n':
+			o.check_native = true;
+			break;
+		case 'L':
+			if (parse_linear(optarg, &o))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case 'R':
+			o.rules = optarg;
+			break;
+		case 'h':
+			replay_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			r = dynpf_walk_common_opt(&o, c, optarg);
+			if (r < 0)
+				return DYNPF_EXIT_USAGE;
+			if (r)
+				break;
+			fprintf(stderr, "Try 'dynpf replay --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (!lo.testbed && !lo.iface) {
+		if (mode_set || mtu_set || lo.peer || lo.xdp_prog) {
+			p_err("--mode, --mtu, --peer and --xdp-prog need --iface or --testbed");
+			return DYNPF_EXIT_USAGE;
+		}
+		return dynpf_walk_main(&o, argc, argv, "replay");
+	}
+	if (lo.testbed && (lo.iface || lo.peer)) {
+		p_err("--testbed makes its own interfaces: no --iface or --peer with it");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (mtu_set && !lo.testbed) {
+		p_err("--mtu sets the test bed's MTU: it needs --testbed");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (lo.xdp_prog && lo.mode == DYNPF_LIVE_TC) {
+		p_err("--xdp-prog is for the XDP modes, not --mode tc");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (hook_set || o.xdp_linear || o.rules) {
+		p_err("--hook, --xdp-linear and --rules are for test runs: not with %s",
+		      lo.testbed ? "--testbed" : "--iface");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (optind >= argc || optind != argc - 1)
+		return dynpf_walk_main(&o, argc, argv, "replay"); /* says what is wrong */
+	lo.cfg = o.cfg;
+	if (dynpf_live_start(&lo, &live))
+		return DYNPF_EXIT_USAGE;
+	/* Only the test-run hook of the attached program, to compare with. */
+	o.hooks = live.ref;
+	o.live = &live;
+	r = dynpf_walk_main(&o, argc, argv, "replay");
+	dynpf_live_stop();
+	return r;
+}

@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/* Loading the packet programs and running packets through BPF_PROG_TEST_RUN. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
+#include "dynpf.skel.h"
+#include "lib/log.h"
+#include "lib/progs.h"
+
+/* The effective capabilities, as a 64-bit set (1 << CAP_*). */
+static int effective_caps(uint64_t *caps)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct c[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (syscall(SYS_capget, &h, c))
+		return -errno;
+	*caps = (uint64_t)c[1].effective << 32 | c[0].effective;
+	return 0;
+}
+
+int dynpf_check_caps(bool sys_admin)
+{
+	/* Each is also granted by CAP_SYS_ADMIN, the kernel's older word. */
+	static const struct {
+		int cap;
+		const char *name;
+	} need[] = { { CAP_BPF, "CAP_BPF" },
+		     { CAP_PERFMON, "CAP_PERFMON" },
+		     { CAP_NET_ADMIN, "CAP_NET_ADMIN" } };
+	char lack[96] = "";
+	uint64_t caps = 0;
+	int err = effective_caps(&caps);
+
+	if (err) {
+		p_err("cannot read this process's capabilities: %s", strerror(-err));
+		return err;
+	}
+	if (!(caps & (1ull << CAP_SYS_ADMIN))) {
+		for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+			if (!(caps & (1ull << need[i].cap)))
+				snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%s%s",
+					 lack[0] ? ", " : "", need[i].name);
+		if (sys_admin)
+			snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%sCAP_SYS_ADMIN",
+				 lack[0] ? ", " : "");
+	}
+	if (!lack[0])
+		return 0;
+	p_err("this command loads and attaches BPF programs: it needs root, or the "
+	      "capabilities CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN%s; it lacks %s (systemd: "
+	      "AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_NET_ADMIN%s)",
+	      sys_admin ? " and CAP_SYS_ADMIN (to enter a network namespace)" : "", lack,
+	      sys_admin ? " CAP_SYS_ADMIN" : "");
+	return -EPERM;
+}
+
+int dynpf_probe_kernel(void)
+{
+	static const char *const kfuncs[] = { "bpf_dynptr_from_xdp", "bpf_dynptr_from_skb",
+					      "bpf_dynptr_slice", "bpf_dynptr_clone" };
+	struct btf *btf;
+	int err = 0;
+
+	err = dynpf_check_caps(false);
+	if (err)
+		return err;
+	/* One error line of ours, not libbpf's as well (it comes back at -vv). */
+	libbpf_print_fn_t prev = libbpf_set_print(NULL);
+
+	btf = btf__load_vmlinux_btf();
+	libbpf_set_print(prev);
+	if (!btf) {
+		err = -errno;
+		p_err("kernel BTF not found (/sys/kernel/btf/vmlinux): dynpf needs a kernel built "
+		      "with CONFIG_DEBUG_INFO_BTF=y");
+		return err;
+	}
+	for (size_t i = 0; i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++) {
+		if (btf__find_by_name_kind(btf, kfuncs[i], BTF_KIND_FUNC) < 0) {
+			p_err("kernel lacks the %s kfunc: dynpf needs Linux 6.4 or newer with "
+			      "skb/xdp dynptrs",
+			      kfuncs[i]);
+			err = -EOPNOTSUPP;
+			break;
+		}
+	}
+	btf__free(btf);
+	return err;
+}
+
+static int on_trace(void *ctx, void *data, size_t size)
+{
+	struct dynpf_progs *pr = ctx;
+
+	if (pr->on_rec) {
+		pr->nrec++;
+		pr->on_rec(pr->on_rec_ctx, data, size);
+		return 0;
+	}
+	if (size < sizeof(struct dynpf_pkt))
+		return 0;
+	memcpy(pr->last, data, sizeof(struct dynpf_pkt));
+	if (size >= sizeof(struct dynpf_trace_rec))
+		memcpy(pr->last_v, &((const struct dynpf_trace_rec *)data)->v,
+		       sizeof(struct dynpf_verdict));
+	else
+		memset(pr->last_v, 0, sizeof(struct dynpf_verdict));
+	pr->nrec++;
+	return 0;
+}
+
+int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
+{
+	/* Map sizes must not be 0: a table for id 0 alone holds no rule. */
+	uint32_t ids = max_rules ? max_rules : 1;
+	uint32_t ops = max_rules ? (max_rules < 64 ? 64 : max_rules) : 1;
+	uint32_t buckets = 64; /* per side: a power of 2, twice the rules */
+	int err = 0;
+
+	while (buckets < 2 * ids)
+		buckets *= 2;
+
+	if (max_rules > DYNPF_MAX_RULES)
+		return -E2BIG;
+	skel->rodata->dynpf_cfg_max_rules = max_rules;
+	skel->rodata->dynpf_cfg_max_ops = ops;
+	skel->rodata->dynpf_cfg_buckets = buckets;
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rules, 2 * ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ids, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rule_stats, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_buckets, ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ops, ops);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_heads, 2 * buckets);
+	return err;
+}
+
+static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
+
+int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
+		     uint32_t max_rules)
+{
+	return dynpf_progs_open_hooks(pr, trace, cfg, max_rules, 0);
+}
+
+int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
+			   uint32_t max_rules, unsigned int hooks)
+{
+	static struct dynpf_verdict last_v;
+	static struct dynpf_pkt last;
+	int err;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->last = &last;
+	pr->last_v = &last_v;
+	pr->skel = dynpf_bpf__open();
+	if (!pr->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	pr->skel->rodata->dynpf_trace_on = trace;
+	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
+		if (!(hooks & (1u << h)))
+			bpf_program__set_autoload(hook_prog(pr, h), false);
+	err = dynpf_size_rule_maps(pr->skel, max_rules);
+	if (err) {
+		p_err("cannot size the rule tables for %u rules: %s", max_rules, strerror(-err));
+		goto fail;
+	}
+	if (cfg) {
+		pr->skel->rodata->dynpf_cfg_max_ext = cfg->max_ext;
+		pr->skel->rodata->dynpf_cfg_max_stacks = cfg->max_stacks;
+	}
+	err = dynpf_bpf__load(pr->skel);
+	if (err) {
+		p_err("cannot load the BPF programs (%s): run with -vv to see the verifier log",
+		      strerror(-err));
+		goto fail;
+	}
+	pr->rb = ring_buffer__new(bpf_map__fd(pr->skel->maps.dynpf_trace), on_trace, pr, NULL);
+	if (!pr->rb) {
+		err = -errno;
+		p_err("cannot open the trace ring buffer: %s", strerror(-err));
+		goto fail;
+	}
+	return 0;
+fail:
+	dynpf_progs_close(pr);
+	return err;
+}
+
+void dynpf_progs_close(struct dynpf_progs *pr)
+{
+	ring_buffer__free(pr->rb);
+	dynpf_bpf__destroy(pr->skel);
+	pr->rb = NULL;
+	pr->skel = NULL;
+}
+
+static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
+{
+	switch (hook) {
+	case DYNPF_HOOK_XDP:
+		return pr->skel->progs.dynpf_xdp;
+	case DYNPF_HOOK_XDP_FRAGS:
+		return pr->skel->progs.dynpf_xdp_frags;
+	case DYNPF_HOOK_TC_INGRESS:
+		return pr->skel->progs.dynpf_tc_ingress;
+	case DYNPF_HOOK_TC_EGRESS:
+		return pr->skel->progs.dynpf_tc_egress;
+	}
+	return NULL;
+}
+
+static bool is_ip_ethertype(const uint8_t *d, uint32_t len)
+{
+	uint16_t et = len >= 14 ? (uint16_t)(d[12] << 8 | d[13]) : 0;
+
+	return et == 0x0800 || et == 0x86dd;
+}
+
+enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const void *data,
+				      uint32_t len, struct dynpf_pkt *out, char *reason,
+				      size_t reason_len)
+{
+	struct bpf_program *prog = hook_prog(pr, hook);
+	bool tc = hook == DYNPF_HOOK_TC_INGRESS || hook == DYNPF_HOOK_TC_EGRESS;
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len,
+		    .repeat = 1);
+	struct xdp_md xctx = {};
+	int err;
+
+	if (!prog) {
+		snprintf(reason, reason_len, "no program for hook %d", hook);
+		return DYNPF_RUN_ERROR;
+	}
+	/* Limits of BPF_PROG_TEST_RUN, not of dynpf: say so, do not fail. */
+	if (len < 14) {
+		snprintf(reason, reason_len,
+			 "BPF_PROG_TEST_RUN needs at least 14 bytes (an Ethernet header)");
+		return DYNPF_RUN_SKIPPED;
+	}
+	if (hook == DYNPF_HOOK_XDP && len > DYNPF_XDP_TEST_LINEAR_MAX) {
+		snprintf(reason, reason_len,
+			 "xdp test-run buffs are linear, at most %d bytes: see xdp-frags",
+			 DYNPF_XDP_TEST_LINEAR_MAX);
+		return DYNPF_RUN_SKIPPED;
+	}
+	if (hook == DYNPF_HOOK_XDP_FRAGS && pr->xdp_linear && pr->xdp_linear < len) {
+		/* The kernel takes the linear size from the context's data_end. */
+		xctx.data_end = pr->xdp_linear;
+		opts.ctx_in = &xctx;
+		opts.ctx_size_in = sizeof(xctx);
+	}
+	pr->nrec = 0;
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err) {
+		err = -errno;
+		if (tc && err == -EINVAL && len > 3000) {
+			snprintf(reason, reason_len,
+				 "tc test-run builds linear skbs of at most about 3.7 KB");
+			return DYNPF_RUN_SKIPPED;
+		}
+		/*
+		 * The skb test-run also refuses an IPv4/IPv6 ethertype whose IP
+		 * header is cut short (seen on 6.18); a NIC would deliver it.
+		 */
+		if (tc && err == -EINVAL && is_ip_ethertype(data, len)) {
+			snprintf(reason, reason_len,
+				 "tc test-run refuses frames whose IP header is truncated");
+			return DYNPF_RUN_SKIPPED;
+		}
+		snprintf(reason, reason_len, "BPF_PROG_TEST_RUN on %s failed: %s",
+			 bpf_program__name(prog), strerror(-err));
+		return DYNPF_RUN_ERROR;
+	}
+	ring_buffer__consume(pr->rb);
+	if (pr->nrec != 1) {
+		snprintf(reason, reason_len,
+			 "expected one trace record from %s, got %d (trace ring full?)",
+			 bpf_program__name(prog), pr->nrec);
+		return DYNPF_RUN_ERROR;
+	}
+	memcpy(out, pr->last, sizeof(*out));
+	return DYNPF_RUN_OK;
+}
+
+int dynpf_stats_read(int map_fd, uint32_t slot, int hook, struct dynpf_stats *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), err = 0;
+	__u32 key = dynpf_stats_key(slot, hook);
+	struct dynpf_stats *v;
+
+	if (ncpu < 0)
+		return ncpu;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(map_fd, &key, v)) {
+		err = -errno;
+		goto out;
+	}
+	/*
+	 * packets, bytes and err[0] are not counted by the programs
+	 * (bpf/dynpf.bpf.c, dynpf_count()): every packet has one action, and
+	 * those not in a parse error parsed.
+	 */
+	for (int c = 0; c < ncpu; c++) {
+		out->trace_lost += v[c].trace_lost;
+		out->no_dynptr += v[c].no_dynptr;
+		for (int a = 0; a < DYNPF_STATS_ACTS; a++) {
+			out->act[a] += v[c].act[a];
+			out->act_bytes[a] += v[c].act_bytes[a];
+			out->packets += v[c].act[a];
+			out->bytes += v[c].act_bytes[a];
+			out->err[0] += v[c].act[a];
+			out->err_bytes[0] += v[c].act_bytes[a];
+		}
+		for (int e = 1; e < DYNPF_STATS_ERR_SLOTS; e++) {
+			out->err[e] += v[c].err[e];
+			out->err_bytes[e] += v[c].err_bytes[e];
+			out->err[0] -= v[c].err[e];
+			out->err_bytes[0] -= v[c].err_bytes[e];
+		}
+	}
+out:
+	free(v);
+	return err;
+}
+
+int dynpf_progs_read_stats(struct dynpf_progs *pr, int hook, struct dynpf_stats *out)
+{
+	int fd = bpf_map__fd(pr->skel->maps.dynpf_stats), err = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (uint32_t slot = 0; slot < DYNPF_IF_SLOTS && !err; slot++)
+		err = dynpf_stats_read(fd, slot, hook, out);
+	return err;
+}

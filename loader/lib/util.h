@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/* Small helpers every part of loader/ may use: clocks, medians, JSON numbers. */
+#ifndef DYNPF_LIB_UTIL_H
+#define DYNPF_LIB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* CLOCK_MONOTONIC, in seconds and in whole milliseconds. */
+double dynpf_now(void);
+int64_t dynpf_now_ms(void);
+
+/* The median of n values (0 when n is 0); v is left as it was. */
+double dynpf_median(const double *v, size_t n);
+double dynpf_median_u32(const uint32_t *v, size_t n);
+
+/* A JSON number written as fmt prints it ("%.1f"), not with every digit. */
+json_object *dynpf_json_num(double v, const char *fmt);
+
+#endif
