@@ -264,8 +264,7 @@ def cap_tcp_options():
         n[0] += 1
         t = tcp(42000 + n[0], 9, rnd32(), rnd32(), flags, 2000, opts, pad,
                 bad=bad, doff=doff)
-        ip = ipv6(C6, S6, 6) if v6 else ipv4(C4, S4, 6, ident=n[0],
-                                              df=True)
+        ip = ipv6(C6, S6, 6) if v6 else ipv4(C4, S4, 6, ident=n[0], df=True)
         specs = [eth_v6() if v6 else eth_v4(), ip, t]
         if data:
             specs.append(payload(data))

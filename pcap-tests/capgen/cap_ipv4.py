@@ -164,8 +164,8 @@ def cap_ipv4_options():
     pkt("Record Route ptr 40 in len 15: rr_count capped at 3 slots",
         [RR4(40, 3, [R4] * 3), EOL])
     pkt("Record Route ptr 3 (< 4): rr_count 0", [RR4(3, 3), EOL])
-    pkt("Record Route ptr 6 (not slot-aligned): rr_count 0", [RR4(6, 3),
-                                                             EOL])
+    pkt("Record Route ptr 6 (not slot-aligned): rr_count 0",
+        [RR4(6, 3), EOL])
     pkt("Record Route len 3 (no slot, ptr 4) + NOP", [RR4(4, 0), NOP])
     pkt("unknown type 30 len 6 + NOP NOP", [OPT(30, 6, 0x1e), NOP, NOP])
     pkt("LSRR (131, len 11, 2 hops) + NOP: walked, not decoded",

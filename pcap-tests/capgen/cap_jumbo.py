@@ -183,10 +183,11 @@ def cap_jumbo_ext():
               l4_off=t0, opts=opts)
     # (d) a fixed part across 3520: headers at 3518 (8-byte fixed part),
     # 3510 (AH, TCP)
+
     def pre(nh, upto):
         """hop-by-hop 2048 + dstopts to reach frame offset upto."""
-        return [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", nh,
-                                                    upto - 54 - D)]
+        return [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", nh, upto - 54 - D)]
+
     frame("SRH at 3518: fixed part across 3520, 2 segments",
           pre(43, 3518) + [srh(6, SEG[:2], 1, [PADN(8, 4)])],
           l4_off=3518 + 48, dst=SEG[0])

@@ -196,8 +196,8 @@ def cap_malformed():
           ipv6(C6, S6, 17, plen=8 + 24 + 1), udp(45036, 9),
           payload(rbytes(24)), err=("truncated", 1))
     c.add("IPv6 payload length 1000, frame of 94: truncated", eth_v6(),
-          ipv6(C6, S6, 6, plen=1000), tcp(45037, 80, rnd32(), 0, SYN,
-                                           1000, LINUX_SYN(5)),
+          ipv6(C6, S6, 6, plen=1000),
+          tcp(45037, 80, rnd32(), 0, SYN, 1000, LINUX_SYN(5)),
           err=("truncated", 1))
     c.add("IPv6 payload length shorter than the frame (trailer ignored): ok",
           eth_v6(), ipv6(C6, S6, 17), udp(45038, 9), payload(rbytes(12)),

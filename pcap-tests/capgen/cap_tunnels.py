@@ -180,12 +180,14 @@ def cap_tunnels():
            GTPU_PORT, [gtpu(1, 0, b"", seq=9)])
     f.udp4("GTP-U G-PDU whose payload starts with nibble 0: walk ends",
            GTPU_PORT, [gtpu(255, 5, b"\x00" * 20), payload(b"\x00" * 20)])
+
     # MPLS
     def mp(desc, labels, rest, etype=ETH_MPLS, tags=()):
         specs = [eth(MAC[2], MAC[1], tags[0].tag["tpid"] if tags
                      else etype)] + \
             list(tags) + [mpls(labels)] + rest
         c.add(desc, *specs)
+
     mp("MPLS 1 label / IPv4 / UDP", [LSE(100, 0, 1, 64)],
        [in_v4(17, src=T4A, dst=T4B), udp(40100, 9), payload(rbytes(8))])
     mp("MPLS 2 labels (tc 7, ttl 255) / IPv4 / TCP",
@@ -331,8 +333,8 @@ def cap_tunnels_malformed():
            [raw_hdr("gtpu", bytes(gtpu(255, 4, b"").pkt)[:7])],
            err=("truncated", 0))
     f.udp4("GTP-U with S, 10 bytes (optional part cut): truncated",
-           GTPU_PORT, [raw_hdr("gtpu", bytes(gtpu(255, 5, b"", seq=1).pkt)
-                                [:10])], err=("truncated", 0))
+           GTPU_PORT, [raw_hdr("gtpu", bytes(gtpu(255, 5, b"", seq=1).pkt)[:10])],
+           err=("truncated", 0))
     f.udp4("GTP-U extension of 2 words with 5 bytes of it: truncated",
            GTPU_PORT, [raw_hdr("gtpu", bytes(gtpu(
                255, 6, b"", exts=[GEXT(0x85, b"\x10\x05" + rbytes(4))]
@@ -357,10 +359,12 @@ def cap_tunnels_malformed():
     f.udp4("GTP-U with 5 extensions: depth at the 5th (error_off at it)",
            GTPU_PORT, [gtpu(255, 10, blob(inn), exts=ex, fail_off=28)] + inn,
            err=("depth", 0))
+
     # MPLS
     def mp(desc, labels, rest, err, **kw):
         c.add(desc, eth(MAC[2], MAC[1], ETH_MPLS), mpls(labels, **kw),
               *rest, err=err)
+
     mp("MPLS 9 entries without bottom of stack: depth after the 8th",
        [LSE(40 + i) for i in range(9)],
        [in_v4(17, src=T4A, dst=T4B), udp(40200, 9)], ("depth", 1),

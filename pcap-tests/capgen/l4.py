@@ -30,7 +30,7 @@ def TS(val, ecr):
 
 def SACK(*blocks):
     return bytes([5, 2 + 8 * len(blocks)]) + b"".join(
-        struct.pack("!II", l, r) for l, r in blocks)
+        struct.pack("!II", left, right) for left, right in blocks)
 
 
 def OPT(kind, length, fill=0xA5):
