@@ -16,7 +16,7 @@ from .l2 import arp, arp_raw, eth, eth_v4, eth_v6, tag
 from .ipv4 import RA4, RR4, ipv4
 from .ipv6 import PADN, RA6, hbh, ipv6
 from .l4 import (EOL, LINUX_SYN, MSS, NOP, OPT, SACK, SACKP, TS, WS, icmp, icmp6_echo, icmp6_ns,
-                 icmp_unreach, tcp, udp)
+                 icmp_unreach, tcp, ts_opts, udp)
 
 
 # ---------------------------------------------------------------------------
@@ -223,8 +223,7 @@ def cap_vlan():
     frame("QinQ with PCP/DEI on both tags (outer 3/1 vid 1, inner 6/0 "
           "vid 4095)", [(TPID_AD, 1, 3, 1), (TPID_Q, 4095, 6, 0)], ETH_IPV4,
           ipv4(C4, S4, 6, ident=0x106),
-          tcp(40201, 22, rnd32(), rnd32(), ACK, 1000,
-              [NOP, NOP, TS(rnd32(), rnd32())]))
+          tcp(40201, 22, rnd32(), rnd32(), ACK, 1000, ts_opts()))
     frame("802.1Q vid 300 / ARP request", [(TPID_Q, 300)], ETH_ARP,
           arp(1, a, C4, "00:00:00:00:00:00", S4), pad_to=64)
     frame("QinQ / ARP reply", [(TPID_AD, 20), (TPID_Q, 300)], ETH_ARP,

@@ -13,7 +13,7 @@ from .capture import Capture
 from .l2 import eth_v4, eth_v6
 from .ipv4 import RA4, RR4, TS4, ipv4
 from .ipv6 import frag6, ipv6
-from .l4 import EOL, NOP, OPT, TS, icmp, tcp, udp
+from .l4 import EOL, NOP, OPT, TS, icmp, tcp, ts_opts, udp
 
 
 # ---------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def cap_ipv4_options():
             rest = [udp(47000 + n[0], 9), payload(rbytes(20))]
         elif l4 == "tcp":
             rest = [tcp(47000 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 1000,
-                        [NOP, NOP, TS(rnd32(), rnd32())]),
+                        ts_opts()),
                     payload(rbytes(24))]
         else:
             rest = [icmp(8, 0, 0x4444, n[0], rbytes(16))]

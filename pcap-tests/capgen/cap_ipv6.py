@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """The captures ipv6_ext and ipv6_ext_malformed."""
-import socket
 import struct
 
 from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6
 from scapy.packet import Raw
 
-from .common import ACK, C6, PSH, S6, Spec, as_raw, payload, raw_hdr, rbytes, rnd32
+from .common import ACK, C6, PSH, S6, Spec, as_raw, blob, cut_at, payload, raw_hdr, rbytes, rnd32
 from .capture import Capture
 from .ipv6 import (HMAC_TLV, HOA, JUMBO, O6, PAD1, PADN, RA6, SEG, ah, build_chain, dsto, esp,
-                   frag6, hbh, l4v6, optsh, rt_hdr, srh, v6frame)
-from .l4 import NOP, TS, icmp6_echo, tcp, udp
+                   frag6, hbh, l4v6, optsh, rt_hdr, srh, v6bytes, v6frame)
+from .l4 import icmp6_echo, tcp, ts_opts, udp
 
 
 # ---------------------------------------------------------------------------
@@ -24,8 +23,7 @@ def cap_ipv6_ext():
     def t(flags=PSH | ACK, opts=None):
         n[0] += 1
         return tcp(48000 + n[0], 80, rnd32(), rnd32(), flags, 2000,
-                   [NOP, NOP, TS(rnd32(), rnd32())] if opts is None
-                   else opts)
+                   ts_opts() if opts is None else opts)
 
     def u():
         n[0] += 1
@@ -48,9 +46,7 @@ def cap_ipv6_ext():
         [hbh(17, [PADN(14)])], u())
     add("hop-by-hop: Router Alert value 2 (RSVP), PadN(2), PadN(8) / TCP",
         [hbh(6, [RA6(2), PADN(2), PADN(8)])], t())
-    n[0] += 1
-    tj = tcp(48000 + n[0], 80, rnd32(), rnd32(), ACK, 2000,
-             [NOP, NOP, TS(rnd32(), rnd32())])
+    tj = t(ACK)
     jd = rbytes(100)
     add("jumbo: payload length 0, hop-by-hop Jumbo Payload (len 4) / TCP: "
         "the payload runs to the frame's end",
@@ -69,8 +65,7 @@ def cap_ipv6_ext():
     add("dstopts: Pad1 as the last byte (PadN(5) Pad1) / UDP",
         [dsto(17, [PADN(5), PAD1])], u())
     add("dstopts: Home Address option (0xc9, len 16) + PadN(4) / TCP",
-        [dsto(6, [PADN(4), bytes([0xC9, 16]) +
-                  socket.inet_pton(socket.AF_INET6, HOA)])], t())
+        [dsto(6, [PADN(4), bytes([0xC9, 16]) + v6bytes(HOA)])], t())
     add("dstopts then next header 59: walk ends without error",
         [dsto(59, [PADN(6)])], tail=[payload(rbytes(16))])
     add("dstopts then unknown next header 253: walk ends after dstopts",
@@ -116,9 +111,7 @@ def cap_ipv6_ext():
         [srh(58, SEG[:4], 0, [O6(0x7F, 2), PADN(4, 4)], tag=0xffff)],
         icmp6_echo(True, 0x55, 1, rbytes(24)), data=b"", dst=SEG[0])
     # fragments
-    n[0] += 1
-    tf = tcp(48000 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 2000,
-             [NOP, NOP, TS(rnd32(), rnd32())])
+    tf = t()
     whole = bytes(IPv6(src=C6, dst=S6, nh=6) / tf.pkt /
                   Raw(load=rbytes(2960)))[40:]
     fr = [whole[0:1448], whole[1448:2896], whole[2896:]]
@@ -271,12 +264,11 @@ def cap_ipv6_ext_malformed():
     # SRH
     add("SRH last entry 1 (2 segments) in a 24-byte header: bad_len",
         [raw_hdr("routing", struct.pack("!BBBBBBH", 17, 2, 4, 1, 1, 0, 0) +
-                 socket.inet_pton(socket.AF_INET6, SEG[0]))], u(),
+                 v6bytes(SEG[0]))], u(),
         rbytes(8), err=("bad_len", 0))
     add("SRH last entry 255 in a 40-byte header: bad_len",
         [raw_hdr("routing", struct.pack("!BBBBBBH", 6, 4, 4, 0, 255, 0, 0) +
-                 b"".join(socket.inet_pton(socket.AF_INET6, a)
-                          for a in SEG[:2]))], u(), rbytes(8),
+                 v6bytes(*SEG[:2]))], u(), rbytes(8),
         err=("bad_len", 0))
     add("SRH TLV (PadN len 10) overrunning an 8-byte TLV area: tlv_len",
         [srh(17, SEG[:1], 0, [], bad=b"\x04\x0a" + b"\0" * 6)], u(),
@@ -313,14 +305,8 @@ def cap_ipv6_ext_malformed():
     chain[2] = rt_hdr(44, 0, 0)  # an 8-byte routing header
     l4 = l4v6(udp(49100, 9))
     full = chain + l4
-    blob = b"".join(bytes(x.pkt) for x in full)
-    offs, o = [], 0
-    for x in full:
-        offs.append(o)
-        o += x.hlen
-    for cut in range(len(blob)):
-        j = max(i for i in range(len(full)) if offs[i] <= cut)
-        specs = full[:j] + [raw_hdr(full[j].proto, blob[offs[j]:cut])]
+    for cut in range(len(blob(full))):
+        specs, j = cut_at(full, cut)
         add("chain hopopts dstopts routing fragment ah / udp cut to %d "
             "bytes of payload: truncated at %s" % (cut, full[j].proto),
             specs, plen=cut, err=("truncated", j))

@@ -5,9 +5,9 @@ from .common import (ACK, C4, C6, ETH_IPV4, ETH_IPV6, MAC, PSH, R4, S4, S6, TPID
 from .capture import Capture
 from .l2 import eth, eth_v4, eth_v6, tag
 from .ipv4 import RR4, ipv4
-from .ipv6 import (HMAC_TLV, O6, PAD1, PADN, RA6, SEG, ah, dsto, esp, frag6, ipv6, optsh, padfill,
-                   rt_hdr, srh, v6frame)
-from .l4 import EOL, MSS, NOP, OPT, SACK, SACKP, TS, WS, tcp, udp
+from .ipv6 import (HMAC_TLV, O6, PAD1, PADN, RA6, SEG, ah, dsto, esp, frag6, ipv6, optsh, pad_opts,
+                   padfill, rt_hdr, srh, v6frame)
+from .l4 import EOL, MSS, NOP, OPT, SACK, SACKP, TS, WS, tcp, ts_opts, udp
 from .tunnels import (ETH_TEB, GENEVE_PORT, GOPT, TunFrames, VXLAN_PORT, geneve, in_eth, in_v4,
                       in_v6, inner, pkt_tcp, vxlan)
 
@@ -32,36 +32,31 @@ def cap_jumbo():
         return [MSS(8960), SACKP, TS(rnd32(), rnd32()), NOP, WS(7),
                 NOP, NOP, SACK((rnd32(), rnd32()), (rnd32(), rnd32()))]
 
-    def v4tcp(size, desc=None, **kw):
+    def big_tcp(size, v6):
+        """IPv4 or IPv6 / TCP with a full option area, frame `size`."""
         n[0] += 1
-        t = tcp(46000 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 30000,
-                full_opts())
-        hl = 14 + 20 + t.hlen
-        c.add(desc or "IPv4/TCP, full option area, frame %d" % size,
-              eth_v4(), ipv4(C4, S4, 6, ident=0x600 + n[0], df=True), t,
-              payload(rbytes(size - hl)), **kw)
+        t = tcp(46000 + n[0], 80, rnd32(), rnd32(), ACK if v6 else PSH | ACK,
+                30000, full_opts())
+        ip = ipv6(C6, S6, 6, fl=n[0]) if v6 else \
+            ipv4(C4, S4, 6, ident=0x600 + n[0], df=True)
+        c.add("%s/TCP, full option area, frame %d"
+              % ("IPv6" if v6 else "IPv4", size),
+              eth_v6() if v6 else eth_v4(), ip, t,
+              payload(rbytes(size - 14 - ip.hlen - t.hlen)))
 
-    def v6tcp(size, desc=None, **kw):
+    def v4udp(size):
         n[0] += 1
-        t = tcp(46000 + n[0], 80, rnd32(), rnd32(), ACK, 30000, full_opts())
-        hl = 14 + 40 + t.hlen
-        c.add(desc or "IPv6/TCP, full option area, frame %d" % size,
-              eth_v6(), ipv6(C6, S6, 6, fl=n[0]), t,
-              payload(rbytes(size - hl)), **kw)
-
-    def v4udp(size, desc=None, **kw):
-        n[0] += 1
-        c.add(desc or "IPv4/UDP, frame %d" % size, eth_v4(),
+        c.add("IPv4/UDP, frame %d" % size, eth_v4(),
               ipv4(C4, S4, 17, ident=0x600 + n[0]), udp(46000 + n[0], 9),
-              payload(rbytes(size - 42)), **kw)
+              payload(rbytes(size - 42)))
 
     for size in (1500, 3000, 4000, 8000, 9000):
-        v4tcp(size)
-        v6tcp(size)
+        big_tcp(size, False)
+        big_tcp(size, True)
         v4udp(size)
     for size in (3519, 3520, 3521, 3600, 4096, 4097, 7616, 7617, 9000):
-        v4tcp(size)
-        v6tcp(size)
+        big_tcp(size, False)
+        big_tcp(size, True)
     # deepest header stack this version has: 4 tags + IHL 15 + doff 15
     t = tcp(46100, 80, rnd32(), rnd32(), ACK, 30000, full_opts())
     specs = [eth(MAC[2], MAC[1], TPID_AD), tag(TPID_AD, 1, TPID_AD),
@@ -101,10 +96,6 @@ def cap_jumbo_ext():
     c = Capture("jumbo_ext", "extension headers across the linear part")
     n = [0]
 
-    def pad_hdr(proto, nh, total):
-        """An options header of `total` bytes of padding."""
-        return optsh(proto, nh, padfill(total - 2))
-
     def around(proto, nh, start, at, opt, total):
         """Options header at `start`, `total` bytes, with option opt at
         frame offset `at`, padding around it."""
@@ -119,8 +110,7 @@ def cap_jumbo_ext():
 
     def frame(desc, chain, l4=None, l4_off=None, opts=None, **kw):
         if l4 is None:
-            t, left = tail_tcp(opts or [NOP, NOP, TS(rnd32(), rnd32())],
-                               l4_off)
+            t, left = tail_tcp(opts or ts_opts(), l4_off)
         else:
             t, left = l4, 9000 - l4_off - l4.hlen
         v6frame(c, desc, chain, t, rbytes(left), **kw)
@@ -135,42 +125,42 @@ def cap_jumbo_ext():
                           (EDGE - 4, O6(0xBE, 6, 0xBE),
                            "unknown 0xbe len 8 (4 + 4)"),
                           (EDGE, RA6(7), "Router Alert starting at 3520")):
-        h0 = pad_hdr("dstopts", 0, D)
+        h0 = pad_opts("dstopts", 0, D)
         h1 = around("hopopts", 6, 54 + D, at, opt, D)
         frame("dstopts 2048 / hop-by-hop 2048 with %s at %d" % (what, at),
               [h0, h1], l4_off=54 + 2 * D)
     for at, opt, what in ((EDGE - 2, RA6(0), "Router Alert"),
                           (EDGE - 1, O6(0x7E, 2, 0x7E), "unknown 0x7e")):
         frame("hop-by-hop 2048 / dstopts 2048 with %s at %d" % (what, at),
-              [pad_hdr("hopopts", 60, D),
+              [pad_opts("hopopts", 60, D),
                around("dstopts", 6, 54 + D, at, opt, D)],
               l4_off=54 + 2 * D)
     frame("hop-by-hop 2048 / dstopts 2048: PadN(257) across 3520",
-          [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 6, D)],
+          [pad_opts("hopopts", 60, D), pad_opts("dstopts", 6, D)],
           l4_off=54 + 2 * D)
     # (b) an SRH TLV across 3520: dstopts 2048 then an SRH at 2102
     s0 = 54 + D
     nseg = 87  # segments end at 2102 + 8 + 1392 = 3502
     segs = ["2001:db8:5::%x" % (0x100 + i) for i in range(nseg)]
     frame("dstopts 2048 / SRH 87 segments, HMAC TLV at 3502 across 3520",
-          [pad_hdr("dstopts", 43, D),
+          [pad_opts("dstopts", 43, D),
            srh(6, segs, 5, [HMAC_TLV(9, rbytes(32))])],
           l4_off=s0 + 8 + 16 * nseg + 40, dst=segs[0])
     frame("dstopts 2048 / SRH 87 segments, PadN(16) then unknown TLV 0x80 "
           "(len 6) at 3518",
-          [pad_hdr("dstopts", 43, D),
+          [pad_opts("dstopts", 43, D),
            srh(6, segs, 5, [PADN(16, 4), O6(0x80, 4), PADN(2, 4)])],
           l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
     frame("dstopts 2048 / SRH 87 segments, Pad1 x17 then PadN type byte "
           "at 3519, length byte at 3520",
-          [pad_hdr("dstopts", 43, D),
+          [pad_opts("dstopts", 43, D),
            srh(6, segs, 5, [PAD1] * 17 + [PADN(7, 4)])],
           l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
     # (c) a TCP option across 3520: hop-by-hop 2048 + dstopts 1392, TCP
     # at 3494, option area 3514..3546
     t0 = 54 + D + 1392
-    for opts, what in (([NOP, NOP, TS(rnd32(), rnd32()), NOP, NOP,
-                         SACK((1, 2), (3, 4))], "TS at 3516"),
+    for opts, what in ((ts_opts() + [NOP, NOP, SACK((1, 2), (3, 4))],
+                        "TS at 3516"),
                        ([NOP, NOP, NOP, NOP, MSS(8960), SACKP, TS(5, 6),
                          NOP, WS(7)], "MSS at 3518"),
                        ([NOP] * 5 + [WS(9), SACK((7, 8), (9, 10), (11, 12)),
@@ -179,14 +169,14 @@ def cap_jumbo_ext():
                        ([NOP] * 6 + [OPT(30, 20, 0x1e), NOP, NOP],
                         "unknown kind 30 len 20 starting at 3520")):
         frame("hop-by-hop 2048 / dstopts 1392 / TCP at %d, %s" % (t0, what),
-              [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 6, 1392)],
+              [pad_opts("hopopts", 60, D), pad_opts("dstopts", 6, 1392)],
               l4_off=t0, opts=opts)
     # (d) a fixed part across 3520: headers at 3518 (8-byte fixed part),
     # 3510 (AH, TCP)
 
     def pre(nh, upto):
         """hop-by-hop 2048 + dstopts to reach frame offset upto."""
-        return [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", nh, upto - 54 - D)]
+        return [pad_opts("hopopts", 60, D), pad_opts("dstopts", nh, upto - 54 - D)]
 
     frame("SRH at 3518: fixed part across 3520, 2 segments",
           pre(43, 3518) + [srh(6, SEG[:2], 1, [PADN(8, 4)])],
@@ -200,7 +190,7 @@ def cap_jumbo_ext():
           pre(51, 3510) + [ah(6, 0x5005, 9, rbytes(12))], l4_off=3534)
     frame("dstopts at 3518: fixed part before 3520, first option (Router "
           "Alert) at 3520",
-          [pad_hdr("hopopts", 60, D), pad_hdr("dstopts", 60, 1416),
+          [pad_opts("hopopts", 60, D), pad_opts("dstopts", 60, 1416),
            dsto(6, [RA6(3), PADN(2)])], l4_off=3526)
     frame("TCP at 3510: fixed header across 3520",
           pre(6, 3510), l4_off=3510)
@@ -232,8 +222,7 @@ def cap_jumbo_tunnels():
     def frame(desc, dlen, dport, *rest):
         """eth / IPv6 / hop-by-hop D / dstopts dlen / UDP dport / rest
         (specs or lists of specs), payload to 9000 bytes."""
-        chain = [optsh("hopopts", 60, padfill(D - 2)),
-                 optsh("dstopts", 17, padfill(dlen - 2))]
+        chain = [pad_opts("hopopts", 60, D), pad_opts("dstopts", 17, dlen)]
         rest = inner(*rest)
         rest[0].stack = 0  # the tunnel header
         size = 54 + D + dlen + 8 + sum(s.hlen for s in rest)

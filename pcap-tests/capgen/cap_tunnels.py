@@ -1,20 +1,21 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """The captures tunnels and tunnels_malformed."""
+import functools
 import struct
 
 from scapy.layers.inet import ICMP
 from scapy.packet import Raw
 
 from .common import (ACK, BCAST, ETH_ARP, ETH_IPV4, ETH_IPV6, MAC, PSH, Spec, TPID_AD, TPID_Q,
-                     as_raw, blob, payload, raw_hdr, rbytes, rnd32, text_payload)
+                     as_raw, blob, cut_at, payload, raw_hdr, rbytes, rnd32, text_payload)
 from .capture import Capture
 from .l2 import arp, eth, tag
 from .ipv4 import RA4
 from .ipv6 import O6, PADN, RA6, SEG, dsto, hbh, l4v6, srh
-from .l4 import EOL, LINUX_SYN, NOP, SACK, TS, icmp, icmp6_echo, tcp, udp
+from .l4 import EOL, LINUX_SYN, NOP, SACK, icmp, icmp6_echo, tcp, ts_opts, udp
 from .tunnels import (ETH_MPLS, ETH_MPLS_MC, ETH_TEB, GENEVE_PORT, GEXT, GOPT, GTPU_PORT, I4A, I4B,
                       I6A, I6B, LSE, T4A, T4B, T6A, T6B, TunFrames, VXLAN_PORT, geneve, gre, gtpu,
-                      in_eth, in_v4, in_v6, inner, mpls, pkt_tcp, pkt_udp, vxlan)
+                      in_eth, in_v4, in_v6, inner, mpls, mpls_frame, pkt_tcp, pkt_udp, vxlan)
 
 
 def cap_tunnels():
@@ -45,8 +46,8 @@ def cap_tunnels():
            VXLAN_PORT, [vxlan(0x1234)] + inner(
                in_eth(ETH_IPV4),
                in_v4(6, opts=[RA4(0), NOP, NOP, NOP, EOL]),
-               t(n(), [NOP, NOP, TS(rnd32(), rnd32()), NOP, NOP,
-                       SACK((100, 200))], text_payload(10))))
+               t(n(), ts_opts() + [NOP, NOP, SACK((100, 200))],
+                 text_payload(10))))
     f.udp4("VXLAN: inner eth with 2 VLAN tags (QinQ) / IPv4 / UDP",
            VXLAN_PORT, [vxlan(200)] + inner(
                in_eth(TPID_AD), tag(TPID_AD, 300, TPID_Q, pcp=5),
@@ -182,12 +183,7 @@ def cap_tunnels():
            GTPU_PORT, [gtpu(255, 5, b"\x00" * 20), payload(b"\x00" * 20)])
 
     # MPLS
-    def mp(desc, labels, rest, etype=ETH_MPLS, tags=()):
-        specs = [eth(MAC[2], MAC[1], tags[0].tag["tpid"] if tags
-                     else etype)] + \
-            list(tags) + [mpls(labels)] + rest
-        c.add(desc, *specs)
-
+    mp = functools.partial(mpls_frame, c)
     mp("MPLS 1 label / IPv4 / UDP", [LSE(100, 0, 1, 64)],
        [in_v4(17, src=T4A, dst=T4B), udp(40100, 9), payload(rbytes(8))])
     mp("MPLS 2 labels (tc 7, ttl 255) / IPv4 / TCP",
@@ -248,8 +244,11 @@ def cap_tunnels_malformed():
     f = TunFrames(c)
     n = f.nxt
 
+    def in4u():
+        return inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+
     def in4():
-        return inner(in_eth(ETH_IPV4), in_v4(17), pkt_udp(n(), rbytes(8)))
+        return inner(in_eth(ETH_IPV4)) + in4u()
 
     # VXLAN
     f.udp4("VXLAN flags 0x00 (I clear): bad_hdr", VXLAN_PORT,
@@ -319,14 +318,14 @@ def cap_tunnels_malformed():
          [raw_hdr("gre", bytes(gre(ETH_IPV4, c=True).pkt)[:6])],
          err=("truncated", 0))
     # GTP-U
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     f.udp4("GTP-U version 2 (flags 0x50): bad_version", GTPU_PORT,
            [gtpu(255, 1, blob(inn), ver=2)] + inn, err=("bad_version", 0))
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     f.udp4("GTP-U version 0 (flags 0x12, S): bad_version", GTPU_PORT,
            [gtpu(255, 2, blob(inn), ver=0, seq=1)] + inn,
            err=("bad_version", 0))
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     f.udp4("GTP-U PT 0 (GTP', flags 0x20): bad_version", GTPU_PORT,
            [gtpu(255, 3, blob(inn), pt=0)] + inn, err=("bad_version", 0))
     f.udp4("GTP-U header of 7 bytes: truncated", GTPU_PORT,
@@ -339,20 +338,20 @@ def cap_tunnels_malformed():
            GTPU_PORT, [raw_hdr("gtpu", bytes(gtpu(
                255, 6, b"", exts=[GEXT(0x85, b"\x10\x05" + rbytes(4))]
            ).pkt)[:17])], err=("truncated", 0))
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     hdr = struct.pack("!BBHIHBB", 0x34, 255, 8 + len(blob(inn)), 7, 0, 0,
                       0x85) + b"\x00\x00\x01\x00"
     f.udp4("GTP-U 1st extension with length 0: bad_len (error_off at the "
            "extension)", GTPU_PORT,
            [Spec("gtpu", len(hdr), Raw(load=hdr), fail_off=12)] + inn,
            err=("bad_len", 0))
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     hdr = struct.pack("!BBHIHBB", 0x36, 255, 12 + len(blob(inn)), 8, 9, 0,
                       0x40) + b"\x01\x08\x68\x85" + b"\x00\x09\x00\x00"
     f.udp4("GTP-U 2nd extension with length 0: bad_len (error_off at it)",
            GTPU_PORT, [Spec("gtpu", len(hdr), Raw(load=hdr), fail_off=16)] +
            inn, err=("bad_len", 0))
-    inn = inner(in_v4(17), pkt_udp(n(), rbytes(8)))
+    inn = in4u()
     ex = [GEXT(0x40, b"\x00\x35"), GEXT(0x20, b"\x01\x02"),
           GEXT(0xC0, b"\x00\x07"), GEXT(0x85, b"\x00\x01"),
           GEXT(0x85, b"\x00\x02")]
@@ -361,17 +360,14 @@ def cap_tunnels_malformed():
            err=("depth", 0))
 
     # MPLS
-    def mp(desc, labels, rest, err, **kw):
-        c.add(desc, eth(MAC[2], MAC[1], ETH_MPLS), mpls(labels, **kw),
-              *rest, err=err)
-
+    mp = functools.partial(mpls_frame, c)
     mp("MPLS 9 entries without bottom of stack: depth after the 8th",
        [LSE(40 + i) for i in range(9)],
-       [in_v4(17, src=T4A, dst=T4B), udp(40200, 9)], ("depth", 1),
+       [in_v4(17, src=T4A, dst=T4B), udp(40200, 9)], err=("depth", 1),
        fail_off=32)
     mp("MPLS 8 entries without bottom of stack, IPv4 after: depth after "
        "the 8th", [LSE(50 + i) for i in range(8)],
-       [in_v4(1, src=T4A, dst=T4B), icmp(8, 0, 1, 1)], ("depth", 1),
+       [in_v4(1, src=T4A, dst=T4B), icmp(8, 0, 1, 1)], err=("depth", 1),
        fail_off=32)
     c.add("MPLS 3 entries without bottom of stack, then end of packet: "
           "truncated", eth(MAC[2], MAC[1], ETH_MPLS),
@@ -387,15 +383,12 @@ def cap_tunnels_malformed():
     # the inner packet of one VXLAN frame cut at every byte; the inner
     # IPv4 total length follows the cut once its header is whole
     full = inner(in_eth(ETH_IPV4, 0x41, 0x42), in_v4(6),
-                 tcp(51999, 443, rnd32(), rnd32(), PSH | ACK, 1000,
-                     [NOP, NOP, TS(rnd32(), rnd32())]), payload(rbytes(8)))
+                 tcp(51999, 443, rnd32(), rnd32(), PSH | ACK, 1000, ts_opts()),
+                 payload(rbytes(8)))
     data = blob(full)
-    offs = [0, 14, 34]
     for cut in range(len(data) + 1):
-        j = max(i for i in range(3) if offs[i] <= cut)
         if cut < 34:
-            specs = full[:j] + inner(raw_hdr(full[j].proto,
-                                             data[offs[j]:cut]))
+            specs, j = cut_at(full, cut)
             err, what = ("truncated", 1 + j), full[j].proto
         else:
             v4 = inner(in_v4(6, tot_len=cut - 14))

@@ -6,7 +6,7 @@ import os
 
 from scapy.utils import RawPcapWriter
 
-from .common import AUTO, EXT_FAMILY, EXT_PROTOS, L4_PROTOS, MAX_EXT, MAX_TLVS, TS0
+from .common import AUTO, EXT_FAMILY, EXT_PROTOS, L4_PROTOS, MAX_EXT, MAX_TLVS, TS0, blob, offsets
 
 
 # ---------------------------------------------------------------------------
@@ -26,10 +26,7 @@ class Capture:
         cut: keep only the first `cut` bytes of the frame;
         err: (error, index of the failing spec) per docs/parsing.md.
         """
-        chain = specs[0].pkt
-        for s in specs[1:]:
-            chain = chain / s.pkt
-        data = bytes(chain)
+        data = blob(specs)
         end = len(data)
         data += trail
         if pad_to is not None:
@@ -49,10 +46,7 @@ class Capture:
 
     @staticmethod
     def expect(specs, end, flen, err):
-        offs, off = [], 0
-        for s in specs:
-            offs.append(off)
-            off += s.hlen
+        offs = offsets(specs)
         nhdr = 0
         while nhdr < len(specs) and specs[nhdr].proto is not None:
             nhdr += 1

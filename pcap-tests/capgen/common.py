@@ -6,6 +6,7 @@ import struct
 
 from scapy.packet import Raw
 
+
 SEED = 0x64796E70  # "dynp"
 TS0 = 1700000000  # capture timestamps: TS0 + (packet index) ms
 
@@ -106,9 +107,16 @@ MAX_EXT = 8
 MAX_TLVS = 40
 
 
-def walk_opts(opts, bad=None, eol=True):
-    """[(type, len, rel_off)] of well-formed options (EOL/NOP, or Pad1 when
-    eol is False, are 1 byte), and the relative offset after them."""
+def option_area(opts, bad=None, pad=b"", eol=True, base=0):
+    """An option area (TCP, IPv4, IPv6 options, SRH TLVs): the well-formed
+    options opts (one bytes object each), then one malformed option bad
+    (tlv_len), then pad (bytes after the walk's end, still in the area).
+
+    Gives the area's bytes; [(type, len, rel_off)] of the options the walk
+    records, offsets relative to the area (EOL and NOP, or Pad1 when eol is
+    False, are 1 byte; EOL ends the walk); and the offset of bad (base +
+    its offset in the area), None without one.
+    """
     rel, walked = 0, []
     for i, o in enumerate(opts):
         if o[0] == 0 or (eol and o[0] == 1):
@@ -120,7 +128,8 @@ def walk_opts(opts, bad=None, eol=True):
         if eol and o[0] == 0:
             assert i == len(opts) - 1 and bad is None, "EOL ends the walk"
         rel += len(o)
-    return walked, rel
+    area = b"".join(opts) + (bad or b"") + pad
+    return area, walked, None if bad is None else base + rel
 
 
 def checksum(data):
@@ -130,6 +139,32 @@ def checksum(data):
     while s >> 16:
         s = (s & 0xFFFF) + (s >> 16)
     return ~s & 0xFFFF
+
+
+def offsets(specs):
+    """The offset of each spec in the bytes of the list."""
+    offs, off = [], 0
+    for s in specs:
+        offs.append(off)
+        off += s.hlen
+    return offs
+
+
+def shift_err(err, k):
+    """err, an (error, index of the failing spec) or None, with the index
+    moved by k (the specs a frame builder puts in front)."""
+    return None if err is None else (err[0], err[1] + k)
+
+
+def cut_at(specs, cut):
+    """specs cut after `cut` bytes: the headers before the cut whole, then
+    the bytes of the header the cut falls in (the same proto and stack);
+    and the index of that header."""
+    offs, data = offsets(specs), blob(specs)
+    j = max(i for i in range(len(specs)) if offs[i] <= cut)
+    part = raw_hdr(specs[j].proto, data[offs[j]:cut])
+    part.stack = specs[j].stack
+    return specs[:j] + [part], j
 
 
 def blob(specs):

@@ -6,7 +6,7 @@ import struct
 from scapy.layers.inet import IP
 from scapy.packet import Raw
 
-from .common import AUTO, Spec, checksum, raw_hdr, walk_opts
+from .common import AUTO, Spec, checksum, option_area, raw_hdr
 
 
 def ipv4(src, dst, proto, ttl=64, tos=0, ident=1, df=False, mf=False,
@@ -22,14 +22,10 @@ def ipv4(src, dst, proto, ttl=64, tos=0, ident=1, df=False, mf=False,
     kw = {}
     if tot_len is not AUTO:
         kw["len"] = tot_len
-    area = b""
-    walked, bad_off = None, None
+    area, walked, bad_off = b"", None, None
     if opts is not None:
-        walked, rel = walk_opts(opts, bad)
-        area = b"".join(opts) + (bad or b"") + pad
+        area, walked, bad_off = option_area(opts, bad, pad, base=20)
         assert len(area) % 4 == 0 and len(area) <= 40, len(area)
-        if bad is not None:
-            bad_off = 20 + rel
     p = IP(src=src, dst=dst, proto=proto, ttl=ttl, tos=tos, id=ident,
            flags=flags, frag=frag,
            options=[Raw(load=area)] if area else [], **kw)

@@ -6,7 +6,7 @@ import struct
 from scapy.layers.inet6 import IPv6
 from scapy.packet import Raw
 
-from .common import AUTO, C6, EXT_NH, S6, Spec, as_raw, payload, v6text, walk_opts
+from .common import AUTO, C6, EXT_NH, S6, Spec, as_raw, option_area, payload, shift_err, v6text
 from .l2 import eth_v6
 
 
@@ -21,6 +21,11 @@ def ipv6(src, dst, nh, hlim=64, tc=0, fl=0, plen=AUTO, ext=False):
                 {"src": v6text(src), "dst": v6text(dst), "next_header": nh,
                  "hop_limit": hlim, "tclass": tc, "flow_label": fl,
                  "payload_len": plen}, ext=ext)
+
+
+def v6bytes(*addrs):
+    """The 16 bytes of each IPv6 address (text), one after the other."""
+    return b"".join(socket.inet_pton(socket.AF_INET6, a) for a in addrs)
 
 
 # IPv6 extension headers (RFC 8200). Each builder gives a header spec; its
@@ -101,8 +106,7 @@ def decode_opts6(opts):
 def optsh(proto, nh, opts, bad=None, pad=b""):
     """Hop-by-hop or destination options header: options opts + [bad]
     (tlv_len) + pad (bytes after a bad option, still in the header)."""
-    walked, rel = walk_opts(opts, bad, eol=False)
-    area = b"".join(opts) + (bad or b"") + pad
+    area, walked, bad_off = option_area(opts, bad, pad, eol=False, base=2)
     total = 2 + len(area)
     assert total % 8 == 0 and total <= 2048, total
     data = bytes([nh, total // 8 - 1]) + area
@@ -110,8 +114,12 @@ def optsh(proto, nh, opts, bad=None, pad=b""):
          "options": [(t, ln, 2 + r) for t, ln, r in walked]}
     if bad is None:
         f.update(decode_opts6(opts))
-    return Spec(proto, total, Raw(load=data), None, f,
-                bad_off=None if bad is None else 2 + rel)
+    return Spec(proto, total, Raw(load=data), None, f, bad_off=bad_off)
+
+
+def pad_opts(proto, nh, total):
+    """An options header of `total` bytes of padding."""
+    return optsh(proto, nh, padfill(total - 2))
 
 
 def hbh(nh, opts, **kw):
@@ -126,8 +134,7 @@ def rt_hdr(nh, rtype, segleft, addrs=(), body=None):
     """Routing header of type rtype: 4 reserved bytes + addresses (type 0,
     2), or `body` after the 4 first bytes."""
     if body is None:
-        body = b"\0" * 4 + b"".join(socket.inet_pton(socket.AF_INET6, a)
-                                    for a in addrs)
+        body = b"\0" * 4 + v6bytes(*addrs)
     total = 4 + len(body)
     assert total % 8 == 0 and total <= 2048, total
     data = bytes([nh, total // 8 - 1, rtype, segleft]) + body
@@ -141,22 +148,21 @@ def srh(nh, segs, segleft, tlvs=(), flags=0, tag=0, bad=None, pad=b"",
     """SRv6 SRH (routing type 4): segments segs (text), TLVs tlvs + [bad]
     (tlv_len) + pad. last_entry/hel: override the fields (bad_len)."""
     le = len(segs) - 1 if last_entry is None else last_entry
-    walked, rel = walk_opts(list(tlvs), bad, eol=False)
-    segb = b"".join(socket.inet_pton(socket.AF_INET6, a) for a in segs)
-    area = b"".join(tlvs) + (bad or b"") + pad
-    total = 8 + len(segb) + len(area)
+    segb = v6bytes(*segs)
+    base = 8 + len(segb)
+    area, walked, bad_off = option_area(list(tlvs), bad, pad, eol=False,
+                                        base=base)
+    total = base + len(area)
     assert total % 8 == 0 and total <= 2048, total
     if hel is None:
         hel = total // 8 - 1
     data = struct.pack("!BBBBBBH", nh, hel, 4, segleft, le, flags,
                        tag) + segb + area
-    base = 8 + len(segb)
     f = {"next_header": nh, "routing_type": 4, "segments_left": segleft,
          "last_entry": le, "srh_flags": flags, "tag": tag,
          "tlvs": [(t, n, base + r) for t, n, r in walked]}
     f.update(decode_srh_tlvs(tlvs))
-    return Spec("routing", total, Raw(load=data), None, f,
-                bad_off=None if bad is None else base + rel)
+    return Spec("routing", total, Raw(load=data), None, f, bad_off=bad_off)
 
 
 def frag6(nh, off, m, ident):
@@ -215,8 +221,7 @@ def v6frame(c, desc, chain, l4=None, data=b"", hlim=64, fl=0, plen=AUTO,
     if l4 is not None:
         specs += l4v6(l4, data, dst=dst)
     specs += list(tail)
-    c.add(desc, *specs, err=None if err is None else (err[0], err[1] + 2),
-          **kw)
+    c.add(desc, *specs, err=shift_err(err, 2), **kw)
 
 
 def chain_nh(protos, last):

@@ -7,7 +7,7 @@ from scapy.layers.inet6 import (ICMPv6EchoReply, ICMPv6EchoRequest, ICMPv6NDOptS
                                 ICMPv6ND_NS)
 from scapy.packet import Raw
 
-from .common import ACK, AUTO, Spec
+from .common import ACK, AUTO, Spec, option_area, rnd32
 
 
 # TCP options, as the bytes of one option each
@@ -36,6 +36,11 @@ def SACK(*blocks):
 def OPT(kind, length, fill=0xA5):
     """Option `kind` with length byte `length` and length-2 filler bytes."""
     return bytes([kind, length]) + bytes([fill]) * (length - 2)
+
+
+def ts_opts():
+    """NOP NOP TS with random values: the options of most segments here."""
+    return [NOP, NOP, TS(rnd32(), rnd32())]
 
 
 def LINUX_SYN(ts, mss=1460, ws=7):
@@ -80,21 +85,7 @@ def tcp(sport, dport, seq=0, ack=0, flags=ACK, window=64240, opts=(),
     walk's end (after EOL or after bad) that are still in the area.
     """
     opts = list(opts)
-    rel, walked = 0, []
-    for i, o in enumerate(opts):
-        if o[0] in (0, 1):
-            assert len(o) == 1
-            walked.append((o[0], 1, rel))
-        else:
-            assert len(o) >= 2 and o[1] == len(o), o
-            walked.append((o[0], o[1], rel))
-        if o[0] == 0:
-            assert i == len(opts) - 1 and bad is None, "EOL ends the walk"
-        rel += len(o)
-    bad_off = None
-    if bad is not None:
-        bad_off = 20 + rel
-    area = b"".join(opts) + (bad or b"") + pad
+    area, walked, bad_off = option_area(opts, bad, pad, base=20)
     if doff is None:
         assert len(area) % 4 == 0 and len(area) <= 40, len(area)
         doff = 5 + len(area) // 4

@@ -6,11 +6,11 @@ import struct
 from scapy.layers.inet6 import IPv6
 from scapy.packet import Raw
 
-from .common import ACK, EXT_NH, MAC, PSH, Spec, as_raw, blob, checksum, payload, rnd32
+from .common import ACK, EXT_NH, MAC, PSH, Spec, as_raw, blob, checksum, payload, rnd32, shift_err
 from .l2 import eth, eth_v4, eth_v6
 from .ipv4 import ipv4
 from .ipv6 import ipv6
-from .l4 import NOP, TS, tcp, udp
+from .l4 import tcp, ts_opts, udp
 
 
 # ---------------------------------------------------------------------------
@@ -155,7 +155,7 @@ def in_v6(nh, src=I6A, dst=I6B, **kw):
 
 def pkt_tcp(n, opts=None, data=b""):
     t = tcp(51000 + n, 443, rnd32(), rnd32(), PSH | ACK, 4000,
-            [NOP, NOP, TS(rnd32(), rnd32())] if opts is None else opts)
+            ts_opts() if opts is None else opts)
     return [t] + ([payload(data)] if data else [])
 
 
@@ -196,17 +196,25 @@ class TunFrames:
         specs += rest
         self.add(desc, specs, 2 + len(chain), err, **kw)
 
+    def udp(self, dport, sport):
+        """[UDP sport -> dport]; no sport: the next one of 40001, ..."""
+        return [udp(sport or 40000 + self.nxt(), dport)]
+
     def udp4(self, desc, dport, rest, err=None, sport=None, **kw):
-        u = udp(sport or 40000 + self.nxt(), dport)
-        self.v4(desc, 17, [u] + rest,
-                None if err is None else (err[0], err[1] + 1), **kw)
+        """eth / IPv4 / UDP dport / rest; err: (error, index in rest)."""
+        self.v4(desc, 17, self.udp(dport, sport) + rest, shift_err(err, 1), **kw)
 
     def udp6(self, desc, dport, rest, err=None, sport=None, **kw):
-        u = udp(sport or 40000 + self.nxt(), dport)
-        self.v6(desc, 17, [u] + rest,
-                None if err is None else (err[0], err[1] + 1), **kw)
+        """eth / IPv6 / UDP dport / rest; err: (error, index in rest)."""
+        self.v6(desc, 17, self.udp(dport, sport) + rest, shift_err(err, 1), **kw)
 
     def add(self, desc, specs, base, err, **kw):
-        self.c.add(desc, *specs,
-                   err=None if err is None else (err[0], err[1] + base),
-                   **kw)
+        self.c.add(desc, *specs, err=shift_err(err, base), **kw)
+
+
+def mpls_frame(c, desc, labels, rest, etype=ETH_MPLS, tags=(), err=None,
+               fail_off=None):
+    """eth [tags] / MPLS labels / rest, added to capture c."""
+    et = tags[0].tag["tpid"] if tags else etype
+    c.add(desc, eth(MAC[2], MAC[1], et), *tags, mpls(labels, fail_off),
+          *rest, err=err)
