@@ -142,20 +142,14 @@ def cap_jumbo_ext():
     s0 = 54 + D
     nseg = 87  # segments end at 2102 + 8 + 1392 = 3502
     segs = ["2001:db8:5::%x" % (0x100 + i) for i in range(nseg)]
-    frame("dstopts 2048 / SRH 87 segments, HMAC TLV at 3502 across 3520",
-          [pad_opts("dstopts", 43, D),
-           srh(6, segs, 5, [HMAC_TLV(9, rbytes(32))])],
-          l4_off=s0 + 8 + 16 * nseg + 40, dst=segs[0])
-    frame("dstopts 2048 / SRH 87 segments, PadN(16) then unknown TLV 0x80 "
-          "(len 6) at 3518",
-          [pad_opts("dstopts", 43, D),
-           srh(6, segs, 5, [PADN(16, 4), O6(0x80, 4), PADN(2, 4)])],
-          l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
-    frame("dstopts 2048 / SRH 87 segments, Pad1 x17 then PadN type byte "
-          "at 3519, length byte at 3520",
-          [pad_opts("dstopts", 43, D),
-           srh(6, segs, 5, [PAD1] * 17 + [PADN(7, 4)])],
-          l4_off=s0 + 8 + 16 * nseg + 24, dst=segs[0])
+    for tlvs, what in (([HMAC_TLV(9, rbytes(32))], "HMAC TLV at 3502 across 3520"),
+                       ([PADN(16, 4), O6(0x80, 4), PADN(2, 4)],
+                        "PadN(16) then unknown TLV 0x80 (len 6) at 3518"),
+                       ([PAD1] * 17 + [PADN(7, 4)],
+                        "Pad1 x17 then PadN type byte at 3519, length byte at 3520")):
+        s = srh(6, segs, 5, tlvs)
+        frame("dstopts 2048 / SRH 87 segments, " + what,
+              [pad_opts("dstopts", 43, D), s], l4_off=s0 + s.hlen, dst=segs[0])
     # (c) a TCP option across 3520: hop-by-hop 2048 + dstopts 1392, TCP
     # at 3494, option area 3514..3546
     t0 = 54 + D + 1392

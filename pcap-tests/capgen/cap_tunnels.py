@@ -318,16 +318,12 @@ def cap_tunnels_malformed():
          [raw_hdr("gre", bytes(gre(ETH_IPV4, c=True).pkt)[:6])],
          err=("truncated", 0))
     # GTP-U
-    inn = in4u()
-    f.udp4("GTP-U version 2 (flags 0x50): bad_version", GTPU_PORT,
-           [gtpu(255, 1, blob(inn), ver=2)] + inn, err=("bad_version", 0))
-    inn = in4u()
-    f.udp4("GTP-U version 0 (flags 0x12, S): bad_version", GTPU_PORT,
-           [gtpu(255, 2, blob(inn), ver=0, seq=1)] + inn,
-           err=("bad_version", 0))
-    inn = in4u()
-    f.udp4("GTP-U PT 0 (GTP', flags 0x20): bad_version", GTPU_PORT,
-           [gtpu(255, 3, blob(inn), pt=0)] + inn, err=("bad_version", 0))
+    for teid, kw, what in ((1, {"ver": 2}, "version 2 (flags 0x50)"),
+                           (2, {"ver": 0, "seq": 1}, "version 0 (flags 0x12, S)"),
+                           (3, {"pt": 0}, "PT 0 (GTP', flags 0x20)")):
+        inn = in4u()
+        f.udp4("GTP-U %s: bad_version" % what, GTPU_PORT,
+               [gtpu(255, teid, blob(inn), **kw)] + inn, err=("bad_version", 0))
     f.udp4("GTP-U header of 7 bytes: truncated", GTPU_PORT,
            [raw_hdr("gtpu", bytes(gtpu(255, 4, b"").pkt)[:7])],
            err=("truncated", 0))
