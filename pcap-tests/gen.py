@@ -17,6 +17,9 @@ record (fields left out are not compared).
 Output is deterministic: a fixed seed per capture, fixed timestamps, no clock
 input.
 Addresses are from 198.18.0.0/15, 2001:db8::/32 and 02:00:00:00:00:xx.
+
+This file is the entry point; the generator is the package capgen/ beside
+it (README.md says which module holds what).
 """
 import os
 import sys
