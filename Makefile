@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # dynpf: make | make test | make run | make bench | make deps | make clean
+# make man (build/man/: dynpf(8), dynpf.conf(5), dynpf-rules(7))
 # V=1 shows the commands; SAN=1 builds user space with ASan and UBSan.
 
 OUT      := .output
@@ -151,7 +152,7 @@ check-deps:
 	$(Q)scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
 
 test: check-deps
-	$(Q)$(MAKE) --no-print-directory all fuzz-build
+	$(Q)$(MAKE) --no-print-directory all fuzz-build man
 	$(Q)BUILD=$(BUILD) OBJ=$(OUT) tests/run.sh
 
 run: check-deps
@@ -172,6 +173,20 @@ bench: check-deps
 
 captures:
 	$(Q)python3 pcap-tests/gen.py pcap-tests
+
+# Man pages: each page's head (docs/man/PAGE.md), then the reference docs
+# it takes in, through pandoc and docs/man/man.lua.
+MAN_PAGES         := dynpf.8 dynpf.conf.5 dynpf-rules.7
+MAN_dynpf.8       := docs/cli.md docs/daemon.md
+MAN_dynpf.conf.5  := docs/config.md
+MAN_dynpf-rules.7 := docs/rules.md
+.PHONY: man
+man: $(addprefix $(BUILD)/man/,$(MAN_PAGES))
+
+$(BUILD)/man/%: docs/man/%.md docs/man/man.lua $(foreach p,$(MAN_PAGES),$(MAN_$(p)))
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)pandoc -s -t man --lua-filter docs/man/man.lua $< $(MAN_$*) -o $@
 
 clean:
 	$(call msg,CLEAN,)

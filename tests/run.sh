@@ -644,9 +644,10 @@ else
 	sk "bench-report plots" "gnuplot not installed (make deps)"
 fi
 
-echo "== output and docs stay in sync with the code"
+echo "== output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
-t "every error code and protocol is documented" python3 tests/check_docs.py "$DYNPF"
+t "docs and man pages list every command, option, key, keyword and error; pages render" \
+	python3 tests/check_docs.py "$DYNPF" "$BUILD/man"
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
