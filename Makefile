@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # dynpf: make | make test | make run | make bench | make deps | make clean
+# make man | make install | make uninstall (PREFIX, SYSCONFDIR, DESTDIR)
 # V=1 shows the commands; SAN=1 builds user space with ASan and UBSan.
 
 OUT      := .output
@@ -151,7 +152,7 @@ check-deps:
 	$(Q)scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
 
 test: check-deps
-	$(Q)$(MAKE) --no-print-directory all fuzz-build
+	$(Q)$(MAKE) --no-print-directory all fuzz-build man
 	$(Q)BUILD=$(BUILD) OBJ=$(OUT) tests/run.sh
 
 run: check-deps
@@ -172,6 +173,48 @@ bench: check-deps
 
 captures:
 	$(Q)python3 pcap-tests/gen.py pcap-tests
+
+# Man pages: each page's head (docs/man/PAGE.md), then the reference docs
+# it takes in, through pandoc and docs/man/man.lua.
+MAN_PAGES         := dynpf.8 dynpf.conf.5 dynpf-rules.7
+MAN_dynpf.8       := docs/cli.md docs/daemon.md
+MAN_dynpf.conf.5  := docs/config.md
+MAN_dynpf-rules.7 := docs/rules.md
+.PHONY: man install uninstall
+man: $(addprefix $(BUILD)/man/,$(MAN_PAGES))
+
+$(BUILD)/man/%: docs/man/%.md docs/man/man.lua $(foreach p,$(MAN_PAGES),$(MAN_$(p)))
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)pandoc -s -t man --lua-filter docs/man/man.lua $< $(MAN_$*) -o $@
+
+# What make install puts under PREFIX (file:where:mode); make uninstall
+# removes exactly these, and the configuration if it is the example still.
+PREFIX     ?= /usr/local
+SYSCONFDIR ?= /etc
+INSTALLS   := $(BUILD)/dynpf:sbin/dynpf:755 \
+	      $(BUILD)/man/dynpf.8:share/man/man8/dynpf.8:644 \
+	      $(BUILD)/man/dynpf.conf.5:share/man/man5/dynpf.conf.5:644 \
+	      $(BUILD)/man/dynpf-rules.7:share/man/man7/dynpf-rules.7:644 \
+	      $(BUILD)/dynpf.service:lib/systemd/system/dynpf.service:644 \
+	      configs/dynpf.bash-completion:share/bash-completion/completions/dynpf:644
+CONF       := $(DESTDIR)$(SYSCONFDIR)/dynpf/dynpf.conf
+
+install: $(BUILD)/dynpf man
+	$(Q)sed -e 's|/usr/sbin/dynpf|$(PREFIX)/sbin/dynpf|' -e 's|/etc/dynpf/|$(SYSCONFDIR)/dynpf/|g' \
+		configs/dynpf.service >$(BUILD)/dynpf.service
+	$(Q)for f in $(INSTALLS); do set -- $$(echo "$$f" | tr : ' '); \
+		printf '  %-8s %s\n' INSTALL "$(DESTDIR)$(PREFIX)/$$2"; \
+		install -D -m $$3 "$$1" "$(DESTDIR)$(PREFIX)/$$2" || exit 1; done
+	$(Q)if [ -e "$(CONF)" ]; then printf '  %-8s %s\n' KEEP "$(CONF) (it exists)"; \
+	else printf '  %-8s %s\n' INSTALL "$(CONF)"; install -D -m 644 configs/dynpf.conf "$(CONF)"; fi
+
+uninstall:
+	$(Q)for f in $(INSTALLS); do set -- $$(echo "$$f" | tr : ' '); \
+		printf '  %-8s %s\n' RM "$(DESTDIR)$(PREFIX)/$$2"; rm -f "$(DESTDIR)$(PREFIX)/$$2"; done
+	$(Q)if cmp -s configs/dynpf.conf "$(CONF)"; then printf '  %-8s %s\n' RM "$(CONF)"; rm -f "$(CONF)"; \
+	elif [ -e "$(CONF)" ]; then printf '  %-8s %s\n' KEEP "$(CONF) (changed)"; fi
+	$(Q)rmdir "$(dir $(CONF))" 2>/dev/null || :
 
 clean:
 	$(call msg,CLEAN,)

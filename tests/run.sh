@@ -644,9 +644,44 @@ else
 	sk "bench-report plots" "gnuplot not installed (make deps)"
 fi
 
-echo "== output and docs stay in sync with the code"
+echo "== output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
-t "every error code and protocol is documented" python3 tests/check_docs.py "$DYNPF"
+t "docs and man pages list every command, option, key, keyword and error; pages render" \
+	python3 tests/check_docs.py "$DYNPF" "$BUILD/man"
+
+echo "== make install and make uninstall (into a DESTDIR)"
+# The exact list of files, the unit starting the installed binary; an edited
+# configuration is kept by uninstall; then nothing is left.
+install_round() {
+	local d=$OUT/destdir got conf=$OUT/destdir/etc/dynpf/dynpf.conf
+	local want='/etc/dynpf/dynpf.conf
+/usr/local/lib/systemd/system/dynpf.service
+/usr/local/sbin/dynpf
+/usr/local/share/bash-completion/completions/dynpf
+/usr/local/share/man/man5/dynpf.conf.5
+/usr/local/share/man/man7/dynpf-rules.7
+/usr/local/share/man/man8/dynpf.8'
+	# Not the make test's jobserver: a make of its own, on this build.
+	install_make() {
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "$1" \
+			DESTDIR="$d" PREFIX=/usr/local SYSCONFDIR=/etc BUILD="$BUILD" OUT="$OBJ"
+	}
+	rm -rf "$d"
+	install_make install || return 1
+	got=$(cd "$d" && find . \( -type f -o -type l \) -printf '/%P\n' | sort)
+	[ "$got" = "$want" ] || { printf 'installed:\n%s\nwanted:\n%s\n' "$got" "$want"; return 1; }
+	grep -x 'ExecStart=/usr/local/sbin/dynpf daemon --config /etc/dynpf/dynpf.conf' \
+		"$d/usr/local/lib/systemd/system/dynpf.service" || return 1
+	"$d/usr/local/sbin/dynpf" daemon --check-config --config "$conf" || return 1
+	echo '// edited' >>"$conf"
+	install_make uninstall && [ "$(cd "$d" && find . -type f -printf '/%P\n')" = /etc/dynpf/dynpf.conf ] ||
+		{ echo "uninstall did not keep the edited configuration alone"; return 1; }
+	rm "$conf"
+	install_make install && install_make uninstall || return 1
+	got=$(find "$d" \( -type f -o -type l \) -print)
+	[ -z "$got" ] && [ ! -e "$d/etc/dynpf" ] || { printf 'left behind:\n%s\n' "$got"; return 1; }
+}
+t "make install: exactly its files; make uninstall: none left" install_round
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
