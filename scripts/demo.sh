@@ -68,7 +68,12 @@ cat >"$WORK/dynpf.conf" <<EOF
 EOF
 "$DYNPF" daemon --config "$WORK/dynpf.conf" 2>"$WORK/daemon.log" &
 dpid=$!
-for _ in $(seq 50); do "$DYNPF" status >/dev/null 2>&1 && break; sleep 0.1; done
+# Up to 30 s, as the tests wait (tests/lib.sh): the verifier is slow under load.
+for _ in $(seq 300); do
+	"$DYNPF" status >/dev/null 2>&1 && break
+	kill -0 "$dpid" 2>/dev/null || break
+	sleep 0.1
+done
 step "$DYNPF" status
 
 send() { # COUNT DPORT: TCP SYNs with MSS 500 from va to vb
@@ -99,5 +104,5 @@ dpid=
 sed -e 's/^<[0-9]>//' "$WORK/daemon.log" | grep -v '^lib' || :
 step ip -n "$NS" link show vb
 echo
-echo "More: README.md (commands), docs/rules.md (rules), docs/daemon.md (the daemon),"
+echo "More: docs/cli.md (commands), docs/rules.md (rules), docs/daemon.md (the daemon),"
 echo "make test (every test), make bench (numbers)."
