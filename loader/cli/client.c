@@ -30,7 +30,7 @@
 #include "pcap/pcapng.h"
 #include "lib/sockio.h"
 #include "attach/clsact.h"
-#include "daemon/daemon.h"
+#include "cli/client.h"
 #include "lib/log.h"
 
 /* How long to wait for the daemon (--timeout, $DYNPF_TIMEOUT). */
@@ -107,7 +107,6 @@ out:
 	return rep;
 }
 
-/* The reply's "ok", printing its "error" when not. */
 int dynpf_client_ok(json_object *rep)
 {
 	json_object *ok, *err;
@@ -123,14 +122,14 @@ int dynpf_client_ok(json_object *rep)
 	return 0;
 }
 
-static const char *sock_path(void)
+const char *dynpf_client_socket(void)
 {
 	const char *e = getenv("DYNPF_SOCKET");
 
 	return e && *e ? e : DYNPF_DEFAULT_SOCKET;
 }
 
-static json_object *request(const char *cmd)
+json_object *dynpf_client_request(const char *cmd)
 {
 	json_object *o = json_object_new_object();
 
@@ -138,10 +137,9 @@ static json_object *request(const char *cmd)
 	return o;
 }
 
-/* Call, print the reply as JSON with -j; the reply or NULL. */
-static json_object *call(json_object *req)
+json_object *dynpf_client_send(json_object *req)
 {
-	json_object *rep = dynpf_client_call(sock_path(), req);
+	json_object *rep = dynpf_client_call(dynpf_client_socket(), req);
 
 	if (!dynpf_client_ok(rep)) {
 		json_object_put(rep);
@@ -151,8 +149,6 @@ static json_object *call(json_object *req)
 		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
 	return rep;
 }
-
-#define jget(o, k) json_object_object_get(o, k)
 
 int cmd_status(int argc, char **argv)
 {
@@ -169,7 +165,7 @@ int cmd_status(int argc, char **argv)
 		p_err("status: unexpected argument '%s'", argv[1]);
 		return DYNPF_EXIT_USAGE;
 	}
-	rep = call(request("status"));
+	rep = dynpf_client_send(dynpf_client_request("status"));
 	if (!rep)
 		return DYNPF_EXIT_USAGE;
 	if (!dynpf_json) {
@@ -217,12 +213,12 @@ int cmd_rule(int argc, char **argv)
 			return DYNPF_EXIT_USAGE;
 		}
 		/* The words as the shell split them: the daemon parses them as they are. */
-		req = request("rule-add");
+		req = dynpf_client_request("rule-add");
 		words = json_object_new_array();
 		for (int i = 2; i < argc; i++)
 			json_object_array_add(words, json_object_new_string(argv[i]));
 		json_object_object_add(req, "words", words);
-		rep = call(req);
+		rep = dynpf_client_send(req);
 		if (!rep)
 			return DYNPF_EXIT_USAGE;
 		if (!dynpf_json)
@@ -242,16 +238,16 @@ int cmd_rule(int argc, char **argv)
 			p_err("rule del: '%s' is not a rule id", argv[2]);
 			return DYNPF_EXIT_USAGE;
 		}
-		req = request("rule-del");
+		req = dynpf_client_request("rule-del");
 		json_object_object_add(req, "id", json_object_new_int64(id));
-		rep = call(req);
+		rep = dynpf_client_send(req);
 		if (!rep)
 			return DYNPF_EXIT_USAGE;
 		if (!dynpf_json)
 			printf("rule %ld deleted, generation %lld\n", id,
 			       (long long)json_object_get_int64(jget(rep, "generation")));
 	} else if (!strcmp(argv[1], "list")) {
-		rep = call(request("rules-save"));
+		rep = dynpf_client_send(dynpf_client_request("rules-save"));
 		if (!rep)
 			return DYNPF_EXIT_USAGE;
 		if (!dynpf_json)
@@ -426,7 +422,7 @@ int cmd_stats(int argc, char **argv)
 	signal(SIGINT, watch_sig);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
-		rep = call(request("stats"));
+		rep = dynpf_client_send(dynpf_client_request("stats"));
 		if (!rep) {
 			json_object_put(prev);
 			return DYNPF_EXIT_USAGE;
@@ -489,11 +485,11 @@ int dynpf_rules_load(int argc, char **argv)
 		fclose(f);
 	if (!text)
 		return DYNPF_EXIT_USAGE;
-	req = request("rules-load");
+	req = dynpf_client_request("rules-load");
 	json_object_object_add(req, "text", json_object_new_string_len(text, len));
 	json_object_object_add(req, "name", json_object_new_string(argv[1]));
 	free(text);
-	rep = call(req);
+	rep = dynpf_client_send(req);
 	if (!rep)
 		return DYNPF_EXIT_USAGE;
 	if (!dynpf_json)
@@ -516,7 +512,7 @@ int dynpf_rules_save(int argc, char **argv)
 		       "back to the same set.\n");
 		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
 	}
-	rep = dynpf_client_call(sock_path(), request("rules-save"));
+	rep = dynpf_client_call(dynpf_client_socket(), dynpf_client_request("rules-save"));
 	if (!dynpf_client_ok(rep)) {
 		json_object_put(rep);
 		return DYNPF_EXIT_USAGE;
@@ -556,7 +552,7 @@ static int attach_detach(int argc, char **argv, bool attach)
 			       "/sys/fs/bpf/dynpf).\n");
 		return argc >= 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
 	}
-	req = request(attach ? "attach" : "detach");
+	req = dynpf_client_request(attach ? "attach" : "detach");
 	json_object_object_add(req, "name", json_object_new_string(argv[1]));
 	if (argc > 2)
 		json_object_object_add(req, "hook", json_object_new_string(argv[2]));
@@ -568,7 +564,7 @@ static int attach_detach(int argc, char **argv, bool attach)
 		}
 		json_object_object_add(req, "frags", json_object_new_boolean(1));
 	}
-	rep = call(req);
+	rep = dynpf_client_send(req);
 	if (!rep)
 		return DYNPF_EXIT_USAGE;
 	if (!dynpf_json) {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/client.h"
 #include "cli/cmds.h"
-#include "daemon/daemon.h"
 #include "dynpf/pkt.h"
 #include "lib/log.h"
 
