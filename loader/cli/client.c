@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The CLI side of the daemon's socket: dynpf rule add|del|list (and rules
- * load|save in rules.c); status and stats are in status.c.
+ * The CLI side of the daemon's socket, and dynpf rules load|save (listed
+ * in rules.c); status and stats are in status.c, rule in rule.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -148,76 +148,6 @@ json_object *dynpf_client_send(json_object *req)
 	if (dynpf_json)
 		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
 	return rep;
-}
-
-static void rule_usage(FILE *f)
-{
-	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md)\n"
-		   "       dynpf rule del ID         delete rule ID\n"
-		   "       dynpf rule list           the active rules, normalized\n");
-}
-
-int cmd_rule(int argc, char **argv)
-{
-	json_object *req, *rep;
-
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		rule_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
-	}
-	if (!strcmp(argv[1], "add")) {
-		json_object *words;
-
-		if (argc < 3) {
-			p_err("rule add: missing the rule");
-			return DYNPF_EXIT_USAGE;
-		}
-		/* The words as the shell split them: the daemon parses them as they are. */
-		req = dynpf_client_request("rule-add");
-		words = json_object_new_array();
-		for (int i = 2; i < argc; i++)
-			json_object_array_add(words, json_object_new_string(argv[i]));
-		json_object_object_add(req, "words", words);
-		rep = dynpf_client_send(req);
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			printf("rule %lld added, generation %lld\n",
-			       (long long)json_object_get_int64(jget(rep, "id")),
-			       (long long)json_object_get_int64(jget(rep, "generation")));
-	} else if (!strcmp(argv[1], "del")) {
-		char *end;
-		long id;
-
-		if (argc != 3) {
-			p_err("rule del: expected one rule id");
-			return DYNPF_EXIT_USAGE;
-		}
-		id = strtol(argv[2], &end, 10);
-		if (*end || end == argv[2] || id <= 0) {
-			p_err("rule del: '%s' is not a rule id", argv[2]);
-			return DYNPF_EXIT_USAGE;
-		}
-		req = dynpf_client_request("rule-del");
-		json_object_object_add(req, "id", json_object_new_int64(id));
-		rep = dynpf_client_send(req);
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			printf("rule %ld deleted, generation %lld\n", id,
-			       (long long)json_object_get_int64(jget(rep, "generation")));
-	} else if (!strcmp(argv[1], "list")) {
-		rep = dynpf_client_send(dynpf_client_request("rules-save"));
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			fputs(json_object_get_string(jget(rep, "text")), stdout);
-	} else {
-		p_err("unknown rule subcommand '%s' (add, del, list)", argv[1]);
-		return DYNPF_EXIT_USAGE;
-	}
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
 }
 
 /* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
