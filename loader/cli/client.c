@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The CLI side of the daemon's socket, and dynpf rules load|save (listed
- * in rules.c); status and stats are in status.c, rule in rule.c.
+ * The CLI side of the daemon's socket, and dynpf attach, detach and
+ * events; status and stats are in status.c, rule in rule.c, rules in rules.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -148,91 +148,6 @@ json_object *dynpf_client_send(json_object *req)
 	if (dynpf_json)
 		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
 	return rep;
-}
-
-/* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
-int dynpf_rules_load(int argc, char **argv)
-{
-	json_object *req, *rep;
-	char *text;
-	size_t len = 0, cap = 1 << 16;
-	FILE *f;
-
-	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		printf("Usage: dynpf rules load FILE\n\nReplace the daemon's rule set with FILE "
-		       "(\"-\": standard input), as one\ntransaction: any error, and nothing "
-		       "changes.\n");
-		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
-	}
-	f = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
-	if (!f) {
-		p_err("%s: %s", argv[1], strerror(errno));
-		return DYNPF_EXIT_USAGE;
-	}
-	text = malloc(cap);
-	while (text) {
-		size_t n = fread(text + len, 1, cap - len, f);
-
-		len += n;
-		if (len < cap)
-			break;
-		if (cap >= DYNPF_REQUEST_MAX / 2) {
-			free(text);
-			text = NULL;
-			p_err("%s: larger than %d bytes", argv[1], DYNPF_REQUEST_MAX / 2);
-			break;
-		}
-		text = realloc(text, cap *= 2);
-	}
-	if (f != stdin)
-		fclose(f);
-	if (!text)
-		return DYNPF_EXIT_USAGE;
-	req = dynpf_client_request("rules-load");
-	json_object_object_add(req, "text", json_object_new_string_len(text, len));
-	json_object_object_add(req, "name", json_object_new_string(argv[1]));
-	free(text);
-	rep = dynpf_client_send(req);
-	if (!rep)
-		return DYNPF_EXIT_USAGE;
-	if (!dynpf_json)
-		printf("%lld rules loaded, generation %lld\n",
-		       (long long)json_object_get_int64(jget(rep, "rules")),
-		       (long long)json_object_get_int64(jget(rep, "generation")));
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
-}
-
-/* dynpf rules save [FILE]: the active rule set, in a form that loads back. */
-int dynpf_rules_save(int argc, char **argv)
-{
-	json_object *rep;
-	FILE *f = stdout;
-
-	if (argc > 2 || (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))) {
-		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
-		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
-		       "back to the same set.\n");
-		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
-	}
-	rep = dynpf_client_call(dynpf_client_socket(), dynpf_client_request("rules-save"));
-	if (!dynpf_client_ok(rep)) {
-		json_object_put(rep);
-		return DYNPF_EXIT_USAGE;
-	}
-	if (argc == 2 && !(f = fopen(argv[1], "w"))) {
-		p_err("%s: %s", argv[1], strerror(errno));
-		json_object_put(rep);
-		return DYNPF_EXIT_USAGE;
-	}
-	fputs(json_object_get_string(jget(rep, "text")), f);
-	if (f != stdout && fclose(f)) {
-		p_err("%s: %s", argv[1], strerror(errno));
-		json_object_put(rep);
-		return DYNPF_EXIT_USAGE;
-	}
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
 }
 
 /* dynpf attach IFACE [HOOK] [frags] / dynpf detach IFACE [HOOK] */

@@ -14,8 +14,6 @@ int cmd_stats(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_events(int argc, char **argv);
-int dynpf_rules_load(int argc, char **argv);
-int dynpf_rules_save(int argc, char **argv);
 
 /* Exit codes shared by every command. */
 #define DYNPF_EXIT_OK 0
