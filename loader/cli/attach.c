@@ -21,13 +21,24 @@
 #include "daemon/daemon.h"
 #include "lib/log.h"
 
+static void attached(json_object *rep, const void *iface)
+{
+	printf("%s: attached (%s)\n", (const char *)iface,
+	       json_object_get_string(jget(rep, "attach")));
+}
+
+static void detached(json_object *rep, const void *iface)
+{
+	(void)rep;
+	printf("%s: detached\n", (const char *)iface);
+}
+
 /* dynpf attach IFACE [HOOK] [frags] / dynpf detach IFACE [HOOK] */
 static int attach_detach(int argc, char **argv, bool attach)
 {
-	json_object *req, *rep;
+	json_object *req;
 
-	if (argc < 2 || argc > (attach ? 4 : 3) || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "-h")) {
+	if (argc < 2 || argc > (attach ? 4 : 3) || dynpf_is_help(argv[1])) {
 		if (attach)
 			printf("Usage: dynpf attach IFACE [xdp|xdp-generic|tc-ingress|tc-egress] "
 			       "[frags]\n\nAttach the running daemon's programs to IFACE (default "
@@ -53,18 +64,7 @@ static int attach_detach(int argc, char **argv, bool attach)
 		}
 		json_object_object_add(req, "frags", json_object_new_boolean(1));
 	}
-	rep = dynpf_client_send(req);
-	if (!rep)
-		return DYNPF_EXIT_USAGE;
-	if (!dynpf_json) {
-		if (attach)
-			printf("%s: attached (%s)\n", argv[1],
-			       json_object_get_string(jget(rep, "attach")));
-		else
-			printf("%s: detached\n", argv[1]);
-	}
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
+	return dynpf_client_run(req, attach ? attached : detached, argv[1]);
 }
 
 int cmd_attach(int argc, char **argv)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/client.h"
+#include "cli/cmds.h"
 #include "lib/log.h"
 #include "lib/sockio.h"
 
@@ -132,4 +133,17 @@ json_object *dynpf_client_send(json_object *req)
 	if (dynpf_json)
 		printf("%s\n", json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
 	return rep;
+}
+
+int dynpf_client_run(json_object *req, void (*text)(json_object *rep, const void *arg),
+		     const void *arg)
+{
+	json_object *rep = dynpf_client_send(req);
+
+	if (!rep)
+		return DYNPF_EXIT_USAGE;
+	if (!dynpf_json)
+		text(rep, arg);
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
 }

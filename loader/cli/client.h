@@ -38,6 +38,14 @@ json_object *dynpf_client_request(const char *cmd);
  */
 json_object *dynpf_client_send(json_object *req);
 
+/*
+ * A command's whole exchange: send req (consumed), then print the reply as
+ * JSON with -j, else as text(rep, arg) says. DYNPF_EXIT_OK, or
+ * DYNPF_EXIT_USAGE after printing why.
+ */
+int dynpf_client_run(json_object *req, void (*text)(json_object *rep, const void *arg),
+		     const void *arg);
+
 /* A field of a reply. */
 #define jget(o, k) json_object_object_get(o, k)
 

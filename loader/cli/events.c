@@ -98,14 +98,6 @@ static bool is_pcapng(const char *path)
 	return n >= 7 && !strcasecmp(path + n - 7, ".pcapng");
 }
 
-static volatile sig_atomic_t events_stop;
-
-static void events_sig(int sig)
-{
-	(void)sig;
-	events_stop = 1;
-}
-
 int cmd_events(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -129,11 +121,9 @@ int cmd_events(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'c':
-			e.left = strtol(optarg, NULL, 10);
-			if (e.left <= 0) {
-				p_err("events: --count %s: expected a positive number", optarg);
+			e.left = dynpf_arg_count("events", optarg);
+			if (e.left < 0)
 				return DYNPF_EXIT_USAGE;
-			}
 			break;
 		case 'p':
 			pin_dir = optarg;
@@ -153,8 +143,7 @@ int cmd_events(int argc, char **argv)
 			       "(tshark -e frame.comment). Ctrl-C stops.\n");
 			return DYNPF_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'dynpf events --help'.\n");
-			return DYNPF_EXIT_USAGE;
+			return dynpf_try_help("events");
 		}
 	}
 	snprintf(path, sizeof(path), "%s/dynpf_events", pin_dir);
@@ -185,9 +174,9 @@ int cmd_events(int argc, char **argv)
 		p_err("cannot read the event ring: %s", strerror(errno));
 		goto out;
 	}
-	signal(SIGINT, events_sig);
-	signal(SIGTERM, events_sig);
-	while (!events_stop && e.left) {
+	dynpf_stop_on(SIGINT);
+	dynpf_stop_on(SIGTERM);
+	while (!dynpf_stop && e.left) {
 		int n = ring_buffer__poll(rb, 200);
 
 		if (n < 0 && n != -EINTR) {

@@ -15,11 +15,31 @@ static void rule_usage(FILE *f)
 		   "       dynpf rule list           the active rules, normalized\n");
 }
 
+static void rule_added(json_object *rep, const void *arg)
+{
+	(void)arg;
+	printf("rule %lld added, generation %lld\n",
+	       (long long)json_object_get_int64(jget(rep, "id")),
+	       (long long)json_object_get_int64(jget(rep, "generation")));
+}
+
+static void rule_deleted(json_object *rep, const void *id)
+{
+	printf("rule %ld deleted, generation %lld\n", *(const long *)id,
+	       (long long)json_object_get_int64(jget(rep, "generation")));
+}
+
+static void rule_list(json_object *rep, const void *arg)
+{
+	(void)arg;
+	fputs(json_object_get_string(jget(rep, "text")), stdout);
+}
+
 int cmd_rule(int argc, char **argv)
 {
-	json_object *req, *rep;
+	json_object *req;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc < 2 || dynpf_is_help(argv[1])) {
 		rule_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
 	}
@@ -36,14 +56,9 @@ int cmd_rule(int argc, char **argv)
 		for (int i = 2; i < argc; i++)
 			json_object_array_add(words, json_object_new_string(argv[i]));
 		json_object_object_add(req, "words", words);
-		rep = dynpf_client_send(req);
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			printf("rule %lld added, generation %lld\n",
-			       (long long)json_object_get_int64(jget(rep, "id")),
-			       (long long)json_object_get_int64(jget(rep, "generation")));
-	} else if (!strcmp(argv[1], "del")) {
+		return dynpf_client_run(req, rule_added, NULL);
+	}
+	if (!strcmp(argv[1], "del")) {
 		char *end;
 		long id;
 
@@ -58,22 +73,10 @@ int cmd_rule(int argc, char **argv)
 		}
 		req = dynpf_client_request("rule-del");
 		json_object_object_add(req, "id", json_object_new_int64(id));
-		rep = dynpf_client_send(req);
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			printf("rule %ld deleted, generation %lld\n", id,
-			       (long long)json_object_get_int64(jget(rep, "generation")));
-	} else if (!strcmp(argv[1], "list")) {
-		rep = dynpf_client_send(dynpf_client_request("rules-save"));
-		if (!rep)
-			return DYNPF_EXIT_USAGE;
-		if (!dynpf_json)
-			fputs(json_object_get_string(jget(rep, "text")), stdout);
-	} else {
-		p_err("unknown rule subcommand '%s' (add, del, list)", argv[1]);
-		return DYNPF_EXIT_USAGE;
+		return dynpf_client_run(req, rule_deleted, &id);
 	}
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
+	if (!strcmp(argv[1], "list"))
+		return dynpf_client_run(dynpf_client_request("rules-save"), rule_list, NULL);
+	p_err("unknown rule subcommand '%s' (add, del, list)", argv[1]);
+	return DYNPF_EXIT_USAGE;
 }

@@ -18,6 +18,7 @@
 #include "cli/client.h"
 #include "cli/cmds.h"
 #include "lib/log.h"
+#include "lib/util.h"
 #include "lang/rules_lang.h"
 
 #define add(o, k, v) json_object_object_add(o, k, v)
@@ -188,8 +189,7 @@ static int rules_check(int argc, char **argv)
 			check_usage(stdout);
 			return DYNPF_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'dynpf rules check --help'.\n");
-			return DYNPF_EXIT_USAGE;
+			return dynpf_try_help("rules check");
 		}
 	}
 	if (optind >= argc) {
@@ -216,15 +216,23 @@ static int rules_check(int argc, char **argv)
 	return DYNPF_EXIT_OK;
 }
 
+static void rules_loaded(json_object *rep, const void *arg)
+{
+	(void)arg;
+	printf("%lld rules loaded, generation %lld\n",
+	       (long long)json_object_get_int64(jget(rep, "rules")),
+	       (long long)json_object_get_int64(jget(rep, "generation")));
+}
+
 /* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
 static int rules_load(int argc, char **argv)
 {
-	json_object *req, *rep;
+	json_object *req;
 	char *text;
 	size_t len = 0, cap = 1 << 16;
 	FILE *f;
 
-	if (argc != 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc != 2 || dynpf_is_help(argv[1])) {
 		printf("Usage: dynpf rules load FILE\n\nReplace the daemon's rule set with FILE "
 		       "(\"-\": standard input), as one\ntransaction: any error, and nothing "
 		       "changes.\n");
@@ -258,15 +266,7 @@ static int rules_load(int argc, char **argv)
 	json_object_object_add(req, "text", json_object_new_string_len(text, len));
 	json_object_object_add(req, "name", json_object_new_string(argv[1]));
 	free(text);
-	rep = dynpf_client_send(req);
-	if (!rep)
-		return DYNPF_EXIT_USAGE;
-	if (!dynpf_json)
-		printf("%lld rules loaded, generation %lld\n",
-		       (long long)json_object_get_int64(jget(rep, "rules")),
-		       (long long)json_object_get_int64(jget(rep, "generation")));
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
+	return dynpf_client_run(req, rules_loaded, NULL);
 }
 
 /* dynpf rules save [FILE]: the active rule set, in a form that loads back. */
@@ -275,7 +275,7 @@ static int rules_save(int argc, char **argv)
 	json_object *rep;
 	FILE *f = stdout;
 
-	if (argc > 2 || (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))) {
+	if (argc > 2 || (argc == 2 && dynpf_is_help(argv[1]))) {
 		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
 		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
 		       "back to the same set.\n");
@@ -301,11 +301,7 @@ static int rules_save(int argc, char **argv)
 	return DYNPF_EXIT_OK;
 }
 
-static const struct rules_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} rules_cmds[] = {
+static const struct dynpf_cmd rules_cmds[] = {
 	{ "check", rules_check, "parse a rule file, print it normalized (or as JSON)" },
 	{ "load", rules_load, "replace the daemon's rule set with a file, at once" },
 	{ "save", rules_save, "the daemon's rule set, in a form that loads back" },
@@ -313,36 +309,33 @@ static const struct rules_cmd {
 
 static void rules_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf rules SUBCOMMAND [ARGS]\n"
-		"\n"
-		"Rule files, in the rule language of docs/rules.md.\n"
-		"\n"
-		"Subcommands:\n");
-	for (size_t i = 0; i < sizeof(rules_cmds) / sizeof(rules_cmds[0]); i++)
-		fprintf(f, "  %-8s %s\n", rules_cmds[i].name, rules_cmds[i].help);
-	fprintf(f,
-		"\n"
-		"'dynpf rules SUBCOMMAND --help' describes a subcommand.\n");
+	dynpf_cmds_usage(f, rules_cmds, ARRAY_SIZE(rules_cmds),
+			 "Usage: dynpf rules SUBCOMMAND [ARGS]\n"
+			 "\n"
+			 "Rule files, in the rule language of docs/rules.md.\n"
+			 "\n"
+			 "Subcommands:\n",
+			 "\n"
+			 "'dynpf rules SUBCOMMAND --help' describes a subcommand.\n");
 }
 
 int cmd_rules(int argc, char **argv)
 {
+	const struct dynpf_cmd *cmd;
+
 	if (argc < 2) {
 		rules_usage(stderr);
 		return DYNPF_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (dynpf_is_help(argv[1]) || !strcmp(argv[1], "help")) {
 		rules_usage(stdout);
 		return DYNPF_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(rules_cmds) / sizeof(rules_cmds[0]); i++) {
-		/* Whole words only, as the commands. */
-		if (strcmp(argv[1], rules_cmds[i].name))
-			continue;
-		optind = 0; /* getopt restarts on the subcommand's own arguments */
-		return rules_cmds[i].fn(argc - 1, argv + 1);
+	cmd = dynpf_cmd_find(rules_cmds, ARRAY_SIZE(rules_cmds), argv[1]);
+	if (!cmd) {
+		p_err("unknown rules subcommand '%s': try 'dynpf rules --help'", argv[1]);
+		return DYNPF_EXIT_USAGE;
 	}
-	p_err("unknown rules subcommand '%s': try 'dynpf rules --help'", argv[1]);
-	return DYNPF_EXIT_USAGE;
+	optind = 0; /* getopt restarts on the subcommand's own arguments */
+	return cmd->fn(argc - 1, argv + 1);
 }

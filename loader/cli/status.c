@@ -9,20 +9,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/client.h"
 #include "cli/cmds.h"
 #include "lib/log.h"
+#include "lib/util.h"
+
+static void status_print(json_object *rep, const void *arg)
+{
+	json_object *ifs = jget(rep, "interfaces");
+
+	(void)arg;
+	printf("dynpf daemon, pid %d, pins in %s%s\n", json_object_get_int(jget(rep, "pid")),
+	       json_object_get_string(jget(rep, "pin_dir")),
+	       json_object_get_boolean(jget(rep, "adopted")) ? " (adopted at start)" : "");
+	printf("rule set: generation %lld, %lld rules, %lld tuples\n",
+	       (long long)json_object_get_int64(jget(rep, "generation")),
+	       (long long)json_object_get_int64(jget(rep, "rules")),
+	       (long long)json_object_get_int64(jget(rep, "tuples")));
+	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+		json_object *a = json_object_array_get_idx(ifs, i);
+
+		printf("  %-16s %-12s %s\n", json_object_get_string(jget(a, "name")),
+		       json_object_get_string(jget(a, "hook")),
+		       json_object_get_string(jget(a, "attach")));
+	}
+}
 
 int cmd_status(int argc, char **argv)
 {
-	json_object *rep, *ifs;
-
-	(void)argv;
 	if (argc > 1) {
-		if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (dynpf_is_help(argv[1])) {
 			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
 			       "attached, the rule set's generation and size.\nThe socket is "
 			       "$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET ".\n");
@@ -31,29 +49,7 @@ int cmd_status(int argc, char **argv)
 		p_err("status: unexpected argument '%s'", argv[1]);
 		return DYNPF_EXIT_USAGE;
 	}
-	rep = dynpf_client_send(dynpf_client_request("status"));
-	if (!rep)
-		return DYNPF_EXIT_USAGE;
-	if (!dynpf_json) {
-		printf("dynpf daemon, pid %d, pins in %s%s\n",
-		       json_object_get_int(jget(rep, "pid")),
-		       json_object_get_string(jget(rep, "pin_dir")),
-		       json_object_get_boolean(jget(rep, "adopted")) ? " (adopted at start)" : "");
-		printf("rule set: generation %lld, %lld rules, %lld tuples\n",
-		       (long long)json_object_get_int64(jget(rep, "generation")),
-		       (long long)json_object_get_int64(jget(rep, "rules")),
-		       (long long)json_object_get_int64(jget(rep, "tuples")));
-		ifs = jget(rep, "interfaces");
-		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
-			json_object *a = json_object_array_get_idx(ifs, i);
-
-			printf("  %-16s %-12s %s\n", json_object_get_string(jget(a, "name")),
-			       json_object_get_string(jget(a, "hook")),
-			       json_object_get_string(jget(a, "attach")));
-		}
-	}
-	json_object_put(rep);
-	return DYNPF_EXIT_OK;
+	return dynpf_client_run(dynpf_client_request("status"), status_print, NULL);
 }
 
 /* A counter of the last reply, by hook name or rule id: for rates. */
@@ -156,14 +152,6 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 	}
 }
 
-static volatile sig_atomic_t watch_stop;
-
-static void watch_sig(int sig)
-{
-	(void)sig;
-	watch_stop = 1;
-}
-
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -176,7 +164,7 @@ int cmd_stats(int argc, char **argv)
 	json_object *rep, *prev = NULL;
 	long count = -1, interval_ms = 1000;
 	bool watch = false;
-	struct timespec t0, t1;
+	double t0, t1;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "wi:c:h", opts, NULL)) != -1) {
@@ -192,11 +180,9 @@ int cmd_stats(int argc, char **argv)
 			}
 			break;
 		case 'c':
-			count = strtol(optarg, NULL, 10);
-			if (count <= 0) {
-				p_err("stats: --count %s: expected a positive number", optarg);
+			count = dynpf_arg_count("stats", optarg);
+			if (count < 0)
 				return DYNPF_EXIT_USAGE;
-			}
 			break;
 		case 'h':
 			printf("Usage: dynpf stats [--watch [--interval SECONDS] [--count N]]\n\n"
@@ -207,36 +193,35 @@ int cmd_stats(int argc, char **argv)
 			       "rates since the last, until Ctrl-C (or N times).\n");
 			return DYNPF_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'dynpf stats --help'.\n");
-			return DYNPF_EXIT_USAGE;
+			return dynpf_try_help("stats");
 		}
 	}
 	if (optind < argc) {
 		p_err("stats: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
 	}
-	signal(SIGINT, watch_sig);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	dynpf_stop_on(SIGINT);
+	t0 = dynpf_now();
 	for (;;) {
 		rep = dynpf_client_send(dynpf_client_request("stats"));
 		if (!rep) {
 			json_object_put(prev);
 			return DYNPF_EXIT_USAGE;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
+		t1 = dynpf_now();
 		if (!dynpf_json) {
 			if (watch && prev)
 				printf("\n");
-			stats_print(rep, prev, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+			stats_print(rep, prev, t1 - t0);
 		}
 		fflush(stdout);
 		json_object_put(prev);
 		prev = rep;
 		t0 = t1;
-		if (!watch || watch_stop || (count > 0 && !--count))
+		if (!watch || dynpf_stop || (count > 0 && !--count))
 			break;
 		usleep(interval_ms * 1000);
-		if (watch_stop)
+		if (dynpf_stop)
 			break;
 	}
 	json_object_put(prev);
