@@ -52,6 +52,15 @@ int dynpf_try_help(const char *cmd);
 /* The value of cmd's --count arg (a positive number), or -1 after saying why. */
 long dynpf_arg_count(const char *cmd, const char *arg);
 
+/*
+ * replay and parse (replay.c): -h, or an option of the walk over a capture
+ * they share (replay/report.h). -1 when taken; else the command's exit
+ * code, after its usage or the hint for an unknown option.
+ */
+struct dynpf_walk_opts;
+int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd,
+		       void (*usage)(FILE *f));
+
 /* Set by the signals given to dynpf_stop_on(): Ctrl-C ends a stream cleanly. */
 extern volatile sig_atomic_t dynpf_stop;
 void dynpf_stop_on(int sig);
