@@ -31,21 +31,23 @@ static const struct dynpf_cmd cmds[] = {
 
 static void usage(FILE *f)
 {
-	dynpf_cmds_usage(f, cmds, ARRAY_SIZE(cmds),
-			 "Usage: dynpf [OPTIONS] COMMAND [ARGS]\n"
-			 "\n"
-			 "Commands:\n",
-			 "\n"
-			 "Options:\n"
-			 "  -j, --json      JSON output (errors too)\n"
-			 "  -v, --verbose   more messages; -vv adds libbpf's and the verifier's\n"
-			 "  -t, --timeout SECONDS\n"
-			 "                  how long to wait for the daemon (default $DYNPF_TIMEOUT\n"
-			 "                  or 60)\n"
-			 "  -V, --version   print the version and the parse-result ABI\n"
-			 "  -h, --help      this text\n"
-			 "\n"
-			 "'dynpf COMMAND --help' describes a command.\n");
+	static const char head[] = "Usage: dynpf [OPTIONS] COMMAND [ARGS]\n"
+				   "\n"
+				   "Commands:\n";
+	static const char tail[] =
+		"\n"
+		"Options:\n"
+		"  -j, --json      JSON output (errors too)\n"
+		"  -v, --verbose   more messages; -vv adds libbpf's and the verifier's\n"
+		"  -t, --timeout SECONDS\n"
+		"                  how long to wait for the daemon (default $DYNPF_TIMEOUT\n"
+		"                  or 60)\n"
+		"  -V, --version   print the version and the parse-result ABI\n"
+		"  -h, --help      this text\n"
+		"\n"
+		"'dynpf COMMAND --help' describes a command.\n";
+
+	dynpf_cmds_usage(f, cmds, ARRAY_SIZE(cmds), head, tail);
 }
 
 /* SECONDS for the CLI's wait on the daemon: positive, at most a day. */
