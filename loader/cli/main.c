@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli/client.h"
 #include "cli/cmds.h"

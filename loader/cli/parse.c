@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "cli/cmds.h"
-#include "lib/log.h"
 #include "replay/report.h"
 
 static void parse_usage(FILE *f)
