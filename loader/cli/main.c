@@ -4,20 +4,16 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "cli/client.h"
 #include "cli/cmds.h"
-#include "daemon/daemon.h"
 #include "dynpf/pkt.h"
 #include "lib/log.h"
+#include "lib/util.h"
 
 #define DYNPF_VERSION "0.1.0"
 
-static const struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} cmds[] = {
+static const struct dynpf_cmd cmds[] = {
 	{ "replay", cmd_replay, "run a capture through the BPF programs (BPF_PROG_TEST_RUN)" },
 	{ "parse", cmd_parse, "parse a capture with the native build of the parsers" },
 	{ "bench", cmd_bench, "ns per packet per hook (test runs); --live: Mpps on a veth pair" },
@@ -34,13 +30,10 @@ static const struct cmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf [OPTIONS] COMMAND [ARGS]\n"
-		"\n"
-		"Commands:\n");
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f,
+	static const char head[] = "Usage: dynpf [OPTIONS] COMMAND [ARGS]\n"
+				   "\n"
+				   "Commands:\n";
+	static const char tail[] =
 		"\n"
 		"Options:\n"
 		"  -j, --json      JSON output (errors too)\n"
@@ -51,7 +44,9 @@ static void usage(FILE *f)
 		"  -V, --version   print the version and the parse-result ABI\n"
 		"  -h, --help      this text\n"
 		"\n"
-		"'dynpf COMMAND --help' describes a command.\n");
+		"'dynpf COMMAND --help' describes a command.\n";
+
+	dynpf_cmds_usage(f, cmds, ARRAY_SIZE(cmds), head, tail);
 }
 
 /* SECONDS for the CLI's wait on the daemon: positive, at most a day. */
@@ -81,7 +76,8 @@ int main(int argc, char **argv)
 		{},
 	};
 	const char *tmo = getenv("DYNPF_TIMEOUT");
-	int c;
+	const struct dynpf_cmd *cmd;
+	int c, first;
 
 	dynpf_log_init();
 	if (tmo && *tmo && parse_timeout(tmo, "$DYNPF_TIMEOUT"))
@@ -115,19 +111,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return DYNPF_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		int first = optind;
-
-		/* Whole words only: no prefix matching. */
-		if (strcmp(argv[first], cmds[i].name))
-			continue;
-		if (!cmds[i].fn) {
-			usage(stdout);
-			return DYNPF_EXIT_OK;
-		}
-		optind = 0; /* getopt restarts on the command's own arguments */
-		return cmds[i].fn(argc - first, argv + first);
+	cmd = dynpf_cmd_find(cmds, ARRAY_SIZE(cmds), argv[optind]);
+	if (!cmd) {
+		p_err("unknown command '%s': try 'dynpf help'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
 	}
-	p_err("unknown command '%s': try 'dynpf help'", argv[optind]);
-	return DYNPF_EXIT_USAGE;
+	if (!cmd->fn) {
+		usage(stdout);
+		return DYNPF_EXIT_OK;
+	}
+	first = optind;
+	optind = 0; /* getopt restarts on the command's own arguments */
+	return cmd->fn(argc - first, argv + first);
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "cli/cmds.h"
-#include "lib/log.h"
 #include "replay/report.h"
 
 static void parse_usage(FILE *f)
@@ -38,19 +37,9 @@ int cmd_parse(int argc, char **argv)
 
 	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			parse_usage(stdout);
-			return DYNPF_EXIT_OK;
-		default:
-			r = dynpf_walk_common_opt(&o, c, optarg);
-			if (r < 0)
-				return DYNPF_EXIT_USAGE;
-			if (r)
-				break;
-			fprintf(stderr, "Try 'dynpf parse --help'.\n");
-			return DYNPF_EXIT_USAGE;
-		}
+		r = dynpf_cli_walk_opt(&o, c, "parse", parse_usage);
+		if (r >= 0)
+			return r;
 	}
 	return dynpf_walk_main(&o, argc, argv, "parse");
 }

@@ -62,18 +62,42 @@ static void replay_usage(FILE *f)
 		"Exit status: 0 all matched, 1 differences, 2 bad input or failure.\n");
 }
 
-/* Parse a --hook word into DYNPF_HOOKS_* bits; 0 when unknown. */
-static unsigned int parse_hook_word(const char *w)
+/* The words an option takes, and what each means. */
+struct word {
+	const char *word;
+	int value;
+};
+
+static const struct word hook_words[] = { /* DYNPF_HOOKS_* bits */
+	{ "xdp", DYNPF_HOOKS_XDP },
+	{ "xdp-frags", DYNPF_HOOKS_XDP_FRAGS },
+	{ "tc", DYNPF_HOOKS_TC },
+	{ "all", DYNPF_HOOKS_BPF },
+	{},
+};
+
+static const struct word mode_words[] = {
+	{ "xdp", DYNPF_LIVE_XDP },
+	{ "xdp-generic", DYNPF_LIVE_XDP_GENERIC },
+	{ "tc", DYNPF_LIVE_TC },
+	{},
+};
+
+static const struct word xdp_prog_words[] = {
+	{ "xdp", DYNPF_HOOK_XDP },
+	{ "xdp-frags", DYNPF_HOOK_XDP_FRAGS },
+	{},
+};
+
+/* The value of opt's word arg in words (whole words only); -1 after an error message. */
+static int parse_word(const char *opt, const char *arg, const struct word *words,
+		      const char *expected)
 {
-	if (!strcmp(w, "xdp"))
-		return DYNPF_HOOKS_XDP;
-	if (!strcmp(w, "xdp-frags"))
-		return DYNPF_HOOKS_XDP_FRAGS;
-	if (!strcmp(w, "tc"))
-		return DYNPF_HOOKS_TC;
-	if (!strcmp(w, "all"))
-		return DYNPF_HOOKS_BPF;
-	return 0;
+	for (; words->word; words++)
+		if (!strcmp(arg, words->word))
+			return words->value;
+	p_err("%s %s: expected %s", opt, arg, expected);
+	return -1;
 }
 
 /* A number within [lo, hi]; -1 after an error message. */
@@ -109,6 +133,21 @@ static int parse_linear(const char *arg, struct dynpf_walk_opts *o)
 	return 0;
 }
 
+int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd,
+		       void (*usage)(FILE *f))
+{
+	int r;
+
+	if (c == 'h') {
+		usage(stdout);
+		return DYNPF_EXIT_OK;
+	}
+	r = dynpf_walk_common_opt(o, c, optarg);
+	if (r > 0)
+		return -1;
+	return r < 0 ? DYNPF_EXIT_USAGE : dynpf_try_help(cmd);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -139,11 +178,10 @@ int cmd_replay(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			o.hooks = parse_hook_word(optarg);
-			if (!o.hooks) {
-				p_err("--hook %s: expected xdp, xdp-frags, tc or all", optarg);
+			r = parse_word("--hook", optarg, hook_words, "xdp, xdp-frags, tc or all");
+			if (r < 0)
 				return DYNPF_EXIT_USAGE;
-			}
+			o.hooks = r;
 			hook_set = true;
 			break;
 		case 'I':
@@ -156,17 +194,11 @@ int cmd_replay(int argc, char **argv)
 			lo.testbed = true;
 			break;
 		case 'M':
-			mode_set = true;
-			if (!strcmp(optarg, "xdp"))
-				lo.mode = DYNPF_LIVE_XDP;
-			else if (!strcmp(optarg, "xdp-generic"))
-				lo.mode = DYNPF_LIVE_XDP_GENERIC;
-			else if (!strcmp(optarg, "tc"))
-				lo.mode = DYNPF_LIVE_TC;
-			else {
-				p_err("--mode %s: expected xdp, xdp-generic or tc", optarg);
+			r = parse_word("--mode", optarg, mode_words, "xdp, xdp-generic or tc");
+			if (r < 0)
 				return DYNPF_EXIT_USAGE;
-			}
+			lo.mode = r;
+			mode_set = true;
 			break;
 		case 'U':
 			v = parse_num("--mtu", optarg, 68, 65535);
@@ -176,14 +208,10 @@ int cmd_replay(int argc, char **argv)
 			mtu_set = true;
 			break;
 		case 'G':
-			if (!strcmp(optarg, "xdp"))
-				lo.xdp_prog = DYNPF_HOOK_XDP;
-			else if (!strcmp(optarg, "xdp-frags"))
-				lo.xdp_prog = DYNPF_HOOK_XDP_FRAGS;
-			else {
-				p_err("--xdp-prog %s: expected xdp or xdp-frags", optarg);
+			r = parse_word("--xdp-prog", optarg, xdp_prog_words, "xdp or xdp-frags");
+			if (r < 0)
 				return DYNPF_EXIT_USAGE;
-			}
+			lo.xdp_prog = r;
 			break;
 		case 'W':
 			v = parse_num("--timeout", optarg, 1, 60000);
@@ -201,17 +229,10 @@ int cmd_replay(int argc, char **argv)
 		case 'R':
 			o.rules = optarg;
 			break;
-		case 'h':
-			replay_usage(stdout);
-			return DYNPF_EXIT_OK;
-		default:
-			r = dynpf_walk_common_opt(&o, c, optarg);
-			if (r < 0)
-				return DYNPF_EXIT_USAGE;
-			if (r)
-				break;
-			fprintf(stderr, "Try 'dynpf replay --help'.\n");
-			return DYNPF_EXIT_USAGE;
+		default: /* -h, and the options parse has too */
+			r = dynpf_cli_walk_opt(&o, c, "replay", replay_usage);
+			if (r >= 0)
+				return r;
 		}
 	}
 	if (!lo.testbed && !lo.iface) {

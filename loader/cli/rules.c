@@ -3,17 +3,22 @@
  * dynpf rules SUBCOMMAND: rule files (docs/rules.md). A small table of
  * subcommands, each with its own options:
  *   check FILE   parse, print the normalized rule set (or JSON with -j)
+ *   load FILE    replace the daemon's rule set with FILE, as one transaction
+ *   save [FILE]  the daemon's rule set, in a form that loads back
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "cli/client.h"
 #include "cli/cmds.h"
 #include "lib/log.h"
+#include "lib/util.h"
 #include "lang/rules_lang.h"
 
 #define add(o, k, v) json_object_object_add(o, k, v)
@@ -184,8 +189,7 @@ static int rules_check(int argc, char **argv)
 			check_usage(stdout);
 			return DYNPF_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'dynpf rules check --help'.\n");
-			return DYNPF_EXIT_USAGE;
+			return dynpf_try_help("rules check");
 		}
 	}
 	if (optind >= argc) {
@@ -212,48 +216,126 @@ static int rules_check(int argc, char **argv)
 	return DYNPF_EXIT_OK;
 }
 
-static const struct rules_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} rules_cmds[] = {
+static void rules_loaded(json_object *rep, const void *arg)
+{
+	(void)arg;
+	printf("%lld rules loaded, generation %lld\n",
+	       (long long)json_object_get_int64(jget(rep, "rules")),
+	       (long long)json_object_get_int64(jget(rep, "generation")));
+}
+
+/* dynpf rules load FILE: the file replaces the daemon's rule set, at once. */
+static int rules_load(int argc, char **argv)
+{
+	json_object *req;
+	char *text;
+	size_t len = 0, cap = 1 << 16;
+	FILE *f;
+
+	if (argc != 2 || dynpf_is_help(argv[1])) {
+		printf("Usage: dynpf rules load FILE\n\nReplace the daemon's rule set with FILE "
+		       "(\"-\": standard input), as one\ntransaction: any error, and nothing "
+		       "changes.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	f = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	if (!f) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		return DYNPF_EXIT_USAGE;
+	}
+	text = malloc(cap);
+	while (text) {
+		size_t n = fread(text + len, 1, cap - len, f);
+
+		len += n;
+		if (len < cap)
+			break;
+		if (cap >= DYNPF_REQUEST_MAX / 2) {
+			free(text);
+			text = NULL;
+			p_err("%s: larger than %d bytes", argv[1], DYNPF_REQUEST_MAX / 2);
+			break;
+		}
+		text = realloc(text, cap *= 2);
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!text)
+		return DYNPF_EXIT_USAGE;
+	req = dynpf_client_request("rules-load");
+	json_object_object_add(req, "text", json_object_new_string_len(text, len));
+	json_object_object_add(req, "name", json_object_new_string(argv[1]));
+	free(text);
+	return dynpf_client_run(req, rules_loaded, NULL);
+}
+
+/* dynpf rules save [FILE]: the active rule set, in a form that loads back. */
+static int rules_save(int argc, char **argv)
+{
+	json_object *rep;
+	FILE *f = stdout;
+
+	if (argc > 2 || (argc == 2 && dynpf_is_help(argv[1]))) {
+		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
+		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
+		       "back to the same set.\n");
+		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+	}
+	rep = dynpf_client_call(dynpf_client_socket(), dynpf_client_request("rules-save"));
+	if (!dynpf_client_ok(rep)) {
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (argc == 2 && !(f = fopen(argv[1], "w"))) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	fputs(json_object_get_string(jget(rep, "text")), f);
+	if (f != stdout && fclose(f)) {
+		p_err("%s: %s", argv[1], strerror(errno));
+		json_object_put(rep);
+		return DYNPF_EXIT_USAGE;
+	}
+	json_object_put(rep);
+	return DYNPF_EXIT_OK;
+}
+
+static const struct dynpf_cmd rules_cmds[] = {
 	{ "check", rules_check, "parse a rule file, print it normalized (or as JSON)" },
-	{ "load", dynpf_rules_load, "replace the daemon's rule set with a file, at once" },
-	{ "save", dynpf_rules_save, "the daemon's rule set, in a form that loads back" },
+	{ "load", rules_load, "replace the daemon's rule set with a file, at once" },
+	{ "save", rules_save, "the daemon's rule set, in a form that loads back" },
 };
 
 static void rules_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf rules SUBCOMMAND [ARGS]\n"
-		"\n"
-		"Rule files, in the rule language of docs/rules.md.\n"
-		"\n"
-		"Subcommands:\n");
-	for (size_t i = 0; i < sizeof(rules_cmds) / sizeof(rules_cmds[0]); i++)
-		fprintf(f, "  %-8s %s\n", rules_cmds[i].name, rules_cmds[i].help);
-	fprintf(f,
-		"\n"
-		"'dynpf rules SUBCOMMAND --help' describes a subcommand.\n");
+	dynpf_cmds_usage(f, rules_cmds, ARRAY_SIZE(rules_cmds),
+			 "Usage: dynpf rules SUBCOMMAND [ARGS]\n"
+			 "\n"
+			 "Rule files, in the rule language of docs/rules.md.\n"
+			 "\n"
+			 "Subcommands:\n",
+			 "\n"
+			 "'dynpf rules SUBCOMMAND --help' describes a subcommand.\n");
 }
 
 int cmd_rules(int argc, char **argv)
 {
+	const struct dynpf_cmd *cmd;
+
 	if (argc < 2) {
 		rules_usage(stderr);
 		return DYNPF_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (dynpf_is_help(argv[1]) || !strcmp(argv[1], "help")) {
 		rules_usage(stdout);
 		return DYNPF_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(rules_cmds) / sizeof(rules_cmds[0]); i++) {
-		/* Whole words only, as the commands. */
-		if (strcmp(argv[1], rules_cmds[i].name))
-			continue;
-		optind = 0; /* getopt restarts on the subcommand's own arguments */
-		return rules_cmds[i].fn(argc - 1, argv + 1);
+	cmd = dynpf_cmd_find(rules_cmds, ARRAY_SIZE(rules_cmds), argv[1]);
+	if (!cmd) {
+		p_err("unknown rules subcommand '%s': try 'dynpf rules --help'", argv[1]);
+		return DYNPF_EXIT_USAGE;
 	}
-	p_err("unknown rules subcommand '%s': try 'dynpf rules --help'", argv[1]);
-	return DYNPF_EXIT_USAGE;
+	optind = 0; /* getopt restarts on the subcommand's own arguments */
+	return cmd->fn(argc - 1, argv + 1);
 }

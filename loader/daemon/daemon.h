@@ -13,17 +13,6 @@
 #define DYNPF_DEFAULT_SOCKET "/run/dynpf/dynpf.sock"
 #define DYNPF_REQUEST_MAX (4 << 20) /* bytes of one request line */
 
-/* Seconds the CLI waits for the daemon: --timeout, $DYNPF_TIMEOUT, or this. */
-#define DYNPF_CLIENT_TIMEOUT 60.0
-extern double dynpf_client_timeout;
-
-/*
- * Send req (consumed) to the daemon at sock, wait for the reply
- * (dynpf_client_timeout seconds at most). The reply, or NULL after printing
- * why (no daemon, not allowed, a broken reply, no answer in time).
- */
-json_object *dynpf_client_call(const char *sock, json_object *req);
-
 /*
  * Take the pin directory dir for this process (an exclusive flock that goes
  * with it): the fd holding it, or -errno after saying which daemon holds it
