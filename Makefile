@@ -88,9 +88,12 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD)
+# The unit tests: one harness (tests/lib/unit.h) linked into each.
+UNIT      := tests/lib/unit.c
+UNIT_HDRS := tests/lib/unit.h $(HEADERS)
+$(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
 $(BUILD)/test_rules: tests/test_rules.c loader/lang/rules_lang.c loader/lang/rules_lang.h $(HEADERS) | $(BUILD)
