@@ -88,17 +88,19 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# The unit tests: one harness (tests/lib/unit.h) linked into each.
+# The unit tests: one harness (tests/lib/unit.h) linked into each; a binary
+# grown past one file has a folder of files by topic (tests/lang/).
 UNIT      := tests/lib/unit.c
-UNIT_HDRS := tests/lib/unit.h $(HEADERS)
+UNIT_HDRS := tests/lib/unit.h $(wildcard tests/lang/*.h) $(HEADERS)
 $(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
-$(BUILD)/test_rules: tests/test_rules.c loader/lang/rules_lang.c loader/lang/rules_lang.h $(HEADERS) | $(BUILD)
+RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) loader/lang/rules_lang.c
+$(BUILD)/test_rules: $(RULES_TEST_SRCS) loader/lang/rules_lang.h $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< loader/lang/rules_lang.c -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(RULES_TEST_SRCS) -o $@
 
 # The control channel and classifier against the real programs (root).
 CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
