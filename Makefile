@@ -89,9 +89,9 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The unit tests: one harness (tests/lib/unit.h) linked into each; a binary
-# grown past one file has a folder of files by topic (tests/lang/).
+# grown past one file has a folder of files by topic (tests/lang/, tests/ctrl/).
 UNIT      := tests/lib/unit.c
-UNIT_HDRS := tests/lib/unit.h $(wildcard tests/lang/*.h) $(HEADERS)
+UNIT_HDRS := tests/lib/unit.h $(wildcard tests/lang/*.h tests/ctrl/*.h) $(HEADERS)
 $(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
@@ -104,11 +104,13 @@ $(BUILD)/test_rules: $(RULES_TEST_SRCS) loader/lang/rules_lang.h $(UNIT_HDRS) | 
 
 # The control channel and classifier against the real programs (root).
 CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
-		    lang/rules_lang.o) \
+		    lang/rules_lang.o lib/util.o) \
 		  $(OUT)/native.o
-$(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
+CTRL_TEST_SRCS := $(wildcard tests/ctrl/*.c) $(UNIT)
+$(BUILD)/test_ctrl: $(CTRL_TEST_SRCS) $(CTRL_TEST_OBJS) $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(CTRL_TEST_SRCS) $(CTRL_TEST_OBJS) $(LDLIBS) \
+		-lpthread -o $@
 
 $(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
 	$(call msg,CC,$@)
