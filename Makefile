@@ -89,22 +89,29 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD)
+# The unit tests: one harness (tests/lib/unit.h) linked into each; a binary
+# grown past one file has a folder of files by topic (tests/lang/, tests/ctrl/).
+UNIT      := tests/lib/unit.c
+UNIT_HDRS := tests/lib/unit.h $(wildcard tests/lang/*.h tests/ctrl/*.h) $(HEADERS)
+$(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
-$(BUILD)/test_rules: tests/test_rules.c loader/lang/rules_lang.c loader/lang/rules_lang.h $(HEADERS) | $(BUILD)
+RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) loader/lang/rules_lang.c
+$(BUILD)/test_rules: $(RULES_TEST_SRCS) loader/lang/rules_lang.h $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< loader/lang/rules_lang.c -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(RULES_TEST_SRCS) -o $@
 
 # The control channel and classifier against the real programs (root).
 CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
-		    lang/rules_lang.o) \
+		    lang/rules_lang.o lib/util.o) \
 		  $(OUT)/native.o
-$(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
+CTRL_TEST_SRCS := $(wildcard tests/ctrl/*.c) $(UNIT)
+$(BUILD)/test_ctrl: $(CTRL_TEST_SRCS) $(CTRL_TEST_OBJS) $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(CTRL_TEST_SRCS) $(CTRL_TEST_OBJS) $(LDLIBS) \
+		-lpthread -o $@
 
 $(BUILD)/test_verifier: tests/test_verifier.c | $(BUILD)
 	$(call msg,CC,$@)

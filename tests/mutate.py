@@ -4,11 +4,9 @@
 captures mutated --count times (random bytes overwritten in the first 128
 bytes, where the headers are, and random truncation), with a fixed seed so a
 failure is reproducible. BPF and native must agree on every one of them."""
-import argparse
 import random
-import struct
 
-from truncate import read_pcap
+from truncate import tool
 
 
 def mutate(rng, frame):
@@ -23,27 +21,17 @@ def mutate(rng, frame):
     return bytes(b)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--count', type=int, default=20)
-    ap.add_argument('--seed', type=int, default=20261203)
-    ap.add_argument('out')
-    ap.add_argument('captures', nargs='+')
-    a = ap.parse_args()
+def mutations(a, inputs):
     rng = random.Random(a.seed)
-    n = 0
-    with open(a.out, 'wb') as out:
-        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for cap in a.captures:
-            for frame in read_pcap(cap):
-                if len(frame) < 14:
-                    continue
-                for _ in range(a.count):
-                    m = mutate(rng, frame)
-                    out.write(struct.pack('<IIII', n // 1000000, n % 1000000, len(m), len(m)))
-                    out.write(m)
-                    n += 1
-    print(f'{a.out}: {n} packets')
+    for frame in inputs:
+        if len(frame) < 14:
+            continue
+        for _ in range(a.count):
+            yield mutate(rng, frame)
+
+
+def main():
+    tool(__doc__, [('--count', 20), ('--seed', 20261203)], mutations)
 
 
 if __name__ == '__main__':

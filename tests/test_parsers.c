@@ -12,7 +12,7 @@
 
 #include "native.h"
 
-static int passed, failed;
+#include "lib/unit.h"
 
 struct frame {
 	unsigned char b[9100];
@@ -119,46 +119,24 @@ static void parse(const struct frame *f)
 	free(copy);
 }
 
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		passed++;
-		return;
-	}
-	failed++;
-	fprintf(stderr, "FAIL %s: ", name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-#define EXPECT_EQ(name, got, want)                                                     \
-	do {                                                                           \
-		long long g_ = (long long)(got), w_ = (long long)(want);              \
-		check(name, g_ == w_, "%s = %lld, want %lld", #got, g_, w_);          \
-	} while (0)
-
 /* The walk ended with err at proto; nlayers layers before it. */
 static void expect_err(const char *name, int err, int proto, int nlayers)
 {
-	EXPECT_EQ(name, P.err, err);
-	EXPECT_EQ(name, P.err_proto, proto);
-	EXPECT_EQ(name, P.nlayers, nlayers);
+	CHECK_EQ(name, P.err, err);
+	CHECK_EQ(name, P.err_proto, proto);
+	CHECK_EQ(name, P.nlayers, nlayers);
 }
 
 static void expect_layers(const char *name, int n, ...)
 {
 	va_list ap;
 
-	EXPECT_EQ(name, P.nlayers, n);
+	CHECK_EQ(name, P.nlayers, n);
 	va_start(ap, n);
 	for (int i = 0; i < n && i < P.nlayers; i++) {
 		int want = va_arg(ap, int);
 
-		EXPECT_EQ(name, P.layers[i].proto, want);
+		CHECK_EQ(name, P.layers[i].proto, want);
 	}
 	va_end(ap);
 }
@@ -175,18 +153,18 @@ static void test_good(void)
 	tcp(&f, 10, 0x02, syn_opts, 20);
 	parse(&f);
 	expect_layers("syn", 3, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_TCP);
-	EXPECT_EQ("syn", P.err, DYNPF_E_OK);
-	EXPECT_EQ("syn", P.st[0].l4.mss, 1460);
-	EXPECT_EQ("syn", P.st[0].l4.wscale, 7);
-	EXPECT_EQ("syn", P.st[0].l4.ts_val, 1);
-	EXPECT_EQ("syn", !!(P.st[0].l4.opts & DYNPF_TCPO_SACK_PERM), 1);
-	EXPECT_EQ("syn", TCPO.n, 5);
-	EXPECT_EQ("syn", TCPO.ent[4].type, 3);
-	EXPECT_EQ("syn", TCPO.ent[4].off, 14 + 20 + 20 + 17);
-	EXPECT_EQ("syn", P.l4_payload_off, 74);
-	EXPECT_EQ("syn", P.st[0].l3.frag, DYNPF_FRAG_DF);
-	EXPECT_EQ("syn", TCPO.count, 5);
-	EXPECT_EQ("syn", !!(TCPO.seen[0] & (1ULL << 8)), 1);
+	CHECK_EQ("syn", P.err, DYNPF_E_OK);
+	CHECK_EQ("syn", P.st[0].l4.mss, 1460);
+	CHECK_EQ("syn", P.st[0].l4.wscale, 7);
+	CHECK_EQ("syn", P.st[0].l4.ts_val, 1);
+	CHECK_EQ("syn", !!(P.st[0].l4.opts & DYNPF_TCPO_SACK_PERM), 1);
+	CHECK_EQ("syn", TCPO.n, 5);
+	CHECK_EQ("syn", TCPO.ent[4].type, 3);
+	CHECK_EQ("syn", TCPO.ent[4].off, 14 + 20 + 20 + 17);
+	CHECK_EQ("syn", P.l4_payload_off, 74);
+	CHECK_EQ("syn", P.st[0].l3.frag, DYNPF_FRAG_DF);
+	CHECK_EQ("syn", TCPO.count, 5);
+	CHECK_EQ("syn", !!(TCPO.seen[0] & (1ULL << 8)), 1);
 
 	/* QinQ + VLAN + IPv6 + UDP */
 	eth(&f, 0x88a8);
@@ -199,15 +177,15 @@ static void test_good(void)
 	parse(&f);
 	expect_layers("qinq", 5, DYNPF_P_ETH, DYNPF_P_QINQ, DYNPF_P_VLAN, DYNPF_P_IPV6,
 		      DYNPF_P_UDP);
-	EXPECT_EQ("qinq", P.err, DYNPF_E_OK);
-	EXPECT_EQ("qinq", P.st[0].l2.nvlan, 2);
-	EXPECT_EQ("qinq", P.st[0].l2.vlan_tci[0], 0x2005);
-	EXPECT_EQ("qinq", P.st[0].l2.vlan_tpid[0], 0x88a8);
-	EXPECT_EQ("qinq", P.st[0].l2.vlan_tpid[1], 0x8100);
-	EXPECT_EQ("qinq", P.st[0].l2.ethertype, 0x86dd);
-	EXPECT_EQ("qinq", P.st[0].l3.flow_label, 0x12345);
-	EXPECT_EQ("qinq", P.st[0].l3.tos, 0x2e);
-	EXPECT_EQ("qinq", P.st[0].l4.dport, 53);
+	CHECK_EQ("qinq", P.err, DYNPF_E_OK);
+	CHECK_EQ("qinq", P.st[0].l2.nvlan, 2);
+	CHECK_EQ("qinq", P.st[0].l2.vlan_tci[0], 0x2005);
+	CHECK_EQ("qinq", P.st[0].l2.vlan_tpid[0], 0x88a8);
+	CHECK_EQ("qinq", P.st[0].l2.vlan_tpid[1], 0x8100);
+	CHECK_EQ("qinq", P.st[0].l2.ethertype, 0x86dd);
+	CHECK_EQ("qinq", P.st[0].l3.flow_label, 0x12345);
+	CHECK_EQ("qinq", P.st[0].l3.tos, 0x2e);
+	CHECK_EQ("qinq", P.st[0].l4.dport, 53);
 
 	/* Ethernet padding after a short IPv4/TCP: ignored. */
 	eth(&f, 0x0800);
@@ -215,9 +193,9 @@ static void test_good(void)
 	tcp(&f, 5, 0x10, NULL, 0);
 	put(&f, "\1\1\1\1\1\1", 6);
 	parse(&f);
-	EXPECT_EQ("padding", P.err, DYNPF_E_OK);
-	EXPECT_EQ("padding", TCPO.n, 0);
-	EXPECT_EQ("padding", P.l4_payload_off, 54);
+	CHECK_EQ("padding", P.err, DYNPF_E_OK);
+	CHECK_EQ("padding", TCPO.n, 0);
+	CHECK_EQ("padding", P.l4_payload_off, 54);
 
 	/* Non-first fragment: no L4 even though the bytes look like TCP. */
 	eth(&f, 0x0800);
@@ -225,8 +203,8 @@ static void test_good(void)
 	tcp(&f, 5, 0x02, NULL, 0);
 	parse(&f);
 	expect_layers("frag", 2, DYNPF_P_ETH, DYNPF_P_IPV4);
-	EXPECT_EQ("frag", P.st[0].l3.frag, DYNPF_FRAG_IS_FRAG | DYNPF_FRAG_NONFIRST);
-	EXPECT_EQ("frag", P.st[0].l3.frag_off, 16); /* in 8-byte units */
+	CHECK_EQ("frag", P.st[0].l3.frag, DYNPF_FRAG_IS_FRAG | DYNPF_FRAG_NONFIRST);
+	CHECK_EQ("frag", P.st[0].l3.frag_off, 16); /* in 8-byte units */
 
 	/* UDP first fragment: length counts the whole datagram. */
 	eth(&f, 0x0800);
@@ -234,7 +212,7 @@ static void test_good(void)
 	udp(&f, 1000);
 	put(&f, "12345678", 8);
 	parse(&f);
-	EXPECT_EQ("udp-frag", P.err, DYNPF_E_OK);
+	CHECK_EQ("udp-frag", P.err, DYNPF_E_OK);
 
 	/* 40 NOPs: the maximum count of options. */
 	{
@@ -245,9 +223,9 @@ static void test_good(void)
 		ipv4(&f, 5, 0, 0, 6, 60);
 		tcp(&f, 15, 0x10, nops, 40);
 		parse(&f);
-		EXPECT_EQ("nops", P.err, DYNPF_E_OK);
-		EXPECT_EQ("nops", TCPO.n, 40);
-		EXPECT_EQ("nops", TCPO.overflow, 0);
+		CHECK_EQ("nops", P.err, DYNPF_E_OK);
+		CHECK_EQ("nops", TCPO.n, 40);
+		CHECK_EQ("nops", TCPO.overflow, 0);
 	}
 	/* EOL ends the walk; the bytes after it are padding, even garbage. */
 	{
@@ -257,9 +235,9 @@ static void test_good(void)
 		ipv4(&f, 5, 0, 0, 6, 28);
 		tcp(&f, 7, 0x10, o, 8);
 		parse(&f);
-		EXPECT_EQ("eol", P.err, DYNPF_E_OK);
-		EXPECT_EQ("eol", TCPO.n, 2);
-		EXPECT_EQ("eol", TCPO.ent[1].type, 0);
+		CHECK_EQ("eol", P.err, DYNPF_E_OK);
+		CHECK_EQ("eol", TCPO.n, 2);
+		CHECK_EQ("eol", TCPO.ent[1].type, 0);
 	}
 	/* Four SACK blocks, the most a 40-byte area holds with 2 NOPs. */
 	{
@@ -271,9 +249,9 @@ static void test_good(void)
 		ipv4(&f, 5, 0, 0, 6, 56);
 		tcp(&f, 14, 0x10, o, 36);
 		parse(&f);
-		EXPECT_EQ("sack", P.err, DYNPF_E_OK);
-		EXPECT_EQ("sack", P.st[0].l4.nsack, 4);
-		EXPECT_EQ("sack", P.st[0].l4.sack[3][1], 0x1c1d1e1f);
+		CHECK_EQ("sack", P.err, DYNPF_E_OK);
+		CHECK_EQ("sack", P.st[0].l4.nsack, 4);
+		CHECK_EQ("sack", P.st[0].l4.sack[3][1], 0x1c1d1e1f);
 	}
 	/* ARP request. */
 	eth(&f, 0x0806);
@@ -285,8 +263,8 @@ static void test_good(void)
 	put(&f, "\2\0\0\0\0\1\xc6\x12\0\1\0\0\0\0\0\0\xc6\x12\0\2", 20);
 	parse(&f);
 	expect_layers("arp", 2, DYNPF_P_ETH, DYNPF_P_ARP);
-	EXPECT_EQ("arp", P.st[0].arp.op, 1);
-	EXPECT_EQ("arp", P.st[0].arp.tpa[3], 2);
+	CHECK_EQ("arp", P.st[0].arp.op, 1);
+	CHECK_EQ("arp", P.st[0].arp.tpa[3], 2);
 }
 
 static void test_malformed(void)
@@ -358,8 +336,8 @@ static void test_malformed(void)
 			parse(&f);
 			/* The tcp layer is kept: its fixed header was valid. */
 			expect_err(bad[i].name, DYNPF_E_TLV_LEN, DYNPF_P_TCP, 3);
-			EXPECT_EQ(bad[i].name, P.err_layer, 2);
-			EXPECT_EQ(bad[i].name, P.err_off, 54 + bad[i].bad_at);
+			CHECK_EQ(bad[i].name, P.err_layer, 2);
+			CHECK_EQ(bad[i].name, P.err_off, 54 + bad[i].bad_at);
 		}
 	}
 	/* Five VLAN tags: one past the limit. */
@@ -372,7 +350,7 @@ static void test_malformed(void)
 	udp(&f, 8);
 	parse(&f);
 	expect_err("vlan-depth", DYNPF_E_DEPTH, DYNPF_P_VLAN, 5);
-	EXPECT_EQ("vlan-depth", P.err_off, 14 + 16);
+	CHECK_EQ("vlan-depth", P.err_off, 14 + 16);
 
 	eth(&f, 0x0800);
 	ipv4(&f, 5, 0, 0, 17, 8);
@@ -417,13 +395,13 @@ static void test_every_truncation(void)
 		f.n = cut;
 		snprintf(name, sizeof(name), "cut@%u", cut);
 		parse(&f);
-		check(name, P.err == DYNPF_E_TRUNCATED, "err %u, want truncated", P.err);
+		CHECK(name, P.err == DYNPF_E_TRUNCATED, "err %u, want truncated", P.err);
 	}
 	memcpy(f.b, full.b, full.n);
 	f.n = full.n;
 	parse(&f);
-	EXPECT_EQ("uncut", P.err, DYNPF_E_OK);
-	EXPECT_EQ("uncut", P.st[0].l4.nsack, 2);
+	CHECK_EQ("uncut", P.err, DYNPF_E_OK);
+	CHECK_EQ("uncut", P.st[0].l4.nsack, 2);
 }
 
 #define CH (P.st[0].ip6)
@@ -457,21 +435,21 @@ static void test_ipv4_options(void)
 	put(&f, o, 24);
 	udp(&f, 8);
 	parse(&f);
-	EXPECT_EQ("ip4opt", P.err, DYNPF_E_OK);
+	CHECK_EQ("ip4opt", P.err, DYNPF_E_OK);
 	expect_layers("ip4opt", 3, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP);
-	EXPECT_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].n, 5); /* RA NOP RR TS EOL */
-	EXPECT_EQ("ip4opt", P.st[0].ip4opt.seen, DYNPF_IPOPT_RA | DYNPF_IPOPT_RR | DYNPF_IPOPT_TS);
-	EXPECT_EQ("ip4opt", P.st[0].ip4opt.rr_count, 1);
-	EXPECT_EQ("ip4opt", P.st[0].ip4opt.ts_oflw, 1);
-	EXPECT_EQ("ip4opt", P.st[0].ip4opt.ts_ptr, 5);
-	EXPECT_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].ent[2].off, 14 + 20 + 5);
+	CHECK_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].n, 5); /* RA NOP RR TS EOL */
+	CHECK_EQ("ip4opt", P.st[0].ip4opt.seen, DYNPF_IPOPT_RA | DYNPF_IPOPT_RR | DYNPF_IPOPT_TS);
+	CHECK_EQ("ip4opt", P.st[0].ip4opt.rr_count, 1);
+	CHECK_EQ("ip4opt", P.st[0].ip4opt.ts_oflw, 1);
+	CHECK_EQ("ip4opt", P.st[0].ip4opt.ts_ptr, 5);
+	CHECK_EQ("ip4opt", P.tlv[DYNPF_TLV_IPV4_OPT].ent[2].off, 14 + 20 + 5);
 
 	/* A Record Route option that claims more than the area holds. */
 	f.b[14 + 20 + 6] = 30;
 	parse(&f);
 	expect_err("ip4opt-overrun", DYNPF_E_TLV_LEN, DYNPF_P_IPV4, 2);
-	EXPECT_EQ("ip4opt-overrun", P.err_layer, 1);
-	EXPECT_EQ("ip4opt-overrun", P.err_off, 14 + 20 + 5);
+	CHECK_EQ("ip4opt-overrun", P.err_layer, 1);
+	CHECK_EQ("ip4opt-overrun", P.err_off, 14 + 20 + 5);
 }
 
 static void test_ipv6_ext(void)
@@ -501,26 +479,26 @@ static void test_ipv6_ext(void)
 	put32(&f, 0xdeadbeef);
 	tcp(&f, 5, 0x02, NULL, 0);
 	parse(&f);
-	EXPECT_EQ("chain", P.err, DYNPF_E_OK);
+	CHECK_EQ("chain", P.err, DYNPF_E_OK);
 	expect_layers("chain", 7, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_HOPOPTS, DYNPF_P_ROUTING,
 		      DYNPF_P_DSTOPTS, DYNPF_P_FRAGMENT, DYNPF_P_TCP);
-	EXPECT_EQ("chain", CH.n, 4);
-	EXPECT_EQ("chain", CH.flags, 0);
-	EXPECT_EQ("chain", CH.ext[0].ra, 0);
-	EXPECT_EQ("chain", CH.ext[0].flags & DYNPF_EXTF_RA, DYNPF_EXTF_RA);
-	EXPECT_EQ("chain", CH.ext[1].rt_type, 4);
-	EXPECT_EQ("chain", CH.ext[1].segleft, 1);
-	EXPECT_EQ("chain", CH.ext[1].srh_tag, 0x1234);
-	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].n, 3); /* the TLV, then 2 Pad1 */
-	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 7);
-	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
+	CHECK_EQ("chain", CH.n, 4);
+	CHECK_EQ("chain", CH.flags, 0);
+	CHECK_EQ("chain", CH.ext[0].ra, 0);
+	CHECK_EQ("chain", CH.ext[0].flags & DYNPF_EXTF_RA, DYNPF_EXTF_RA);
+	CHECK_EQ("chain", CH.ext[1].rt_type, 4);
+	CHECK_EQ("chain", CH.ext[1].segleft, 1);
+	CHECK_EQ("chain", CH.ext[1].srh_tag, 0x1234);
+	CHECK_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].n, 3); /* the TLV, then 2 Pad1 */
+	CHECK_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 7);
+	CHECK_EQ("chain", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
 	/* dstopts: unknown types 0x3e (action 0) and 0xbe (action 2), then PadN */
-	EXPECT_EQ("chain", CH.ext[2].unknown_act, 0x5);
-	EXPECT_EQ("chain", P.tlv[DYNPF_TLV_IPV6_DST].n, 3);
-	EXPECT_EQ("chain", CH.ext[3].id, 0xdeadbeef);
-	EXPECT_EQ("chain", CH.ext[3].flags & DYNPF_EXTF_FRAG_M, DYNPF_EXTF_FRAG_M);
-	EXPECT_EQ("chain", P.st[0].l3.frag, DYNPF_FRAG_MF | DYNPF_FRAG_IS_FRAG);
-	EXPECT_EQ("chain", P.l4_payload_off, 14 + 40 + 8 + 48 + 16 + 8 + 20);
+	CHECK_EQ("chain", CH.ext[2].unknown_act, 0x5);
+	CHECK_EQ("chain", P.tlv[DYNPF_TLV_IPV6_DST].n, 3);
+	CHECK_EQ("chain", CH.ext[3].id, 0xdeadbeef);
+	CHECK_EQ("chain", CH.ext[3].flags & DYNPF_EXTF_FRAG_M, DYNPF_EXTF_FRAG_M);
+	CHECK_EQ("chain", P.st[0].l3.frag, DYNPF_FRAG_MF | DYNPF_FRAG_IS_FRAG);
+	CHECK_EQ("chain", P.l4_payload_off, 14 + 40 + 8 + 48 + 16 + 8 + 20);
 
 	/* Every cut of it ends truncated at some layer, never out of bounds. */
 	{
@@ -534,7 +512,7 @@ static void test_ipv6_ext(void)
 			g.n = cut;
 			parse(&g);
 			snprintf(name, sizeof(name), "chain-cut@%u", cut);
-			check(name, P.err == DYNPF_E_TRUNCATED, "err %u, want truncated", P.err);
+			CHECK(name, P.err == DYNPF_E_TRUNCATED, "err %u, want truncated", P.err);
 		}
 	}
 
@@ -552,21 +530,21 @@ static void test_ipv6_ext(void)
 		ipv6(&f, 43, 40);
 		ext(&f, 59, h, 40);
 		parse(&f);
-		EXPECT_EQ("srh-hmac", P.err, DYNPF_E_OK);
-		EXPECT_EQ("srh-hmac", CH.ext[0].flags & (DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D),
-			  DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D);
-		EXPECT_EQ("srh-hmac", CH.ext[0].id, 0x01020304);
-		EXPECT_EQ("srh-hmac", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 5);
+		CHECK_EQ("srh-hmac", P.err, DYNPF_E_OK);
+		CHECK_EQ("srh-hmac", CH.ext[0].flags & (DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D),
+			 DYNPF_EXTF_HMAC | DYNPF_EXTF_HMAC_D);
+		CHECK_EQ("srh-hmac", CH.ext[0].id, 0x01020304);
+		CHECK_EQ("srh-hmac", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].type, 5);
 
 		/* 4 data bytes leave no room for the key id: listed, not decoded. */
 		f.b[14 + 40 + 8 + 16 + 1] = 4;
 		f.b[14 + 40 + 8 + 16 + 6] = 4; /* PadN, 8 data bytes */
 		f.b[14 + 40 + 8 + 16 + 7] = 8;
 		parse(&f);
-		EXPECT_EQ("srh-hmac-short", P.err, DYNPF_E_OK);
-		EXPECT_EQ("srh-hmac-short", CH.ext[0].flags & DYNPF_EXTF_HMAC, 0);
-		EXPECT_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].n, 2);
-		EXPECT_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
+		CHECK_EQ("srh-hmac-short", P.err, DYNPF_E_OK);
+		CHECK_EQ("srh-hmac-short", CH.ext[0].flags & DYNPF_EXTF_HMAC, 0);
+		CHECK_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].n, 2);
+		CHECK_EQ("srh-hmac-short", P.tlv[DYNPF_TLV_SRH_TLV].ent[0].len, 6);
 	}
 
 	/* Nine destination options headers: repeated, and the 9th is too deep. */
@@ -579,8 +557,8 @@ static void test_ipv6_ext(void)
 			ext(&f, i < 8 ? 60 : 59, pad, 8);
 		parse(&f);
 		expect_err("dst-loop", DYNPF_E_DEPTH, DYNPF_P_DSTOPTS, 10);
-		EXPECT_EQ("dst-loop", CH.flags, DYNPF_EXT_REPEATED);
-		EXPECT_EQ("dst-loop", P.err_off, 14 + 40 + 64);
+		CHECK_EQ("dst-loop", CH.flags, DYNPF_EXT_REPEATED);
+		CHECK_EQ("dst-loop", P.err_off, 14 + 40 + 64);
 	}
 	/* Hop-by-hop after a destination header; ESP ends the walk. */
 	{
@@ -593,11 +571,11 @@ static void test_ipv6_ext(void)
 		put32(&f, 0x1001);
 		put32(&f, 1);
 		parse(&f);
-		EXPECT_EQ("hbh-late", P.err, DYNPF_E_OK);
-		EXPECT_EQ("hbh-late", CH.flags, DYNPF_EXT_HBH_NOT_FIRST);
+		CHECK_EQ("hbh-late", P.err, DYNPF_E_OK);
+		CHECK_EQ("hbh-late", CH.flags, DYNPF_EXT_HBH_NOT_FIRST);
 		expect_layers("hbh-late", 5, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_DSTOPTS,
 			      DYNPF_P_HOPOPTS, DYNPF_P_ESP);
-		EXPECT_EQ("hbh-late", CH.ext[2].id, 0x1001);
+		CHECK_EQ("hbh-late", CH.ext[2].id, 0x1001);
 	}
 	/* An option running past its header, and SRH segments past the header. */
 	{
@@ -609,7 +587,7 @@ static void test_ipv6_ext(void)
 		udp(&f, 8);
 		parse(&f);
 		expect_err("opt-overrun", DYNPF_E_TLV_LEN, DYNPF_P_HOPOPTS, 3);
-		EXPECT_EQ("opt-overrun", P.err_off, 14 + 40 + 2);
+		CHECK_EQ("opt-overrun", P.err_off, 14 + 40 + 2);
 
 		memset(srh, 0, sizeof(srh));
 		srh[0] = 4;
@@ -636,11 +614,11 @@ static void test_ipv6_ext(void)
 		put32(&f, 7);
 		tcp(&f, 5, 0x02, NULL, 0);
 		parse(&f);
-		EXPECT_EQ("ah-frag", P.err, DYNPF_E_OK);
+		CHECK_EQ("ah-frag", P.err, DYNPF_E_OK);
 		expect_layers("ah-frag", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_AH, DYNPF_P_FRAGMENT);
-		EXPECT_EQ("ah-frag", CH.ext[0].len, 24);
-		EXPECT_EQ("ah-frag", CH.ext[1].frag_off, 32);
-		EXPECT_EQ("ah-frag", P.st[0].l3.frag & DYNPF_FRAG_NONFIRST, DYNPF_FRAG_NONFIRST);
+		CHECK_EQ("ah-frag", CH.ext[0].len, 24);
+		CHECK_EQ("ah-frag", CH.ext[1].frag_off, 32);
+		CHECK_EQ("ah-frag", P.st[0].l3.frag & DYNPF_FRAG_NONFIRST, DYNPF_FRAG_NONFIRST);
 	}
 }
 
@@ -670,14 +648,14 @@ static void test_tunnels(void)
 	put32(&f, 0x00002a00); /* VNI 42 */
 	inner_eth_ipv4_tcp(&f);
 	parse(&f);
-	EXPECT_EQ("vxlan", P.err, DYNPF_E_OK);
+	CHECK_EQ("vxlan", P.err, DYNPF_E_OK);
 	expect_layers("vxlan", 7, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP, DYNPF_P_VXLAN, DYNPF_P_ETH,
 		      DYNPF_P_IPV4, DYNPF_P_TCP);
-	EXPECT_EQ("vxlan", P.nstacks, 2);
-	EXPECT_EQ("vxlan", P.layers[6].stack, 1);
-	EXPECT_EQ("vxlan", P.st[0].tun.vni, 42);
-	EXPECT_EQ("vxlan", P.st[1].l4.mss, 1400);
-	EXPECT_EQ("vxlan", P.st[0].l4.dport, 4789);
+	CHECK_EQ("vxlan", P.nstacks, 2);
+	CHECK_EQ("vxlan", P.layers[6].stack, 1);
+	CHECK_EQ("vxlan", P.st[0].tun.vni, 42);
+	CHECK_EQ("vxlan", P.st[1].l4.mss, 1400);
+	CHECK_EQ("vxlan", P.st[0].l4.dport, 4789);
 	f.b[14 + 20 + 8] = 0; /* I flag cleared */
 	parse(&f);
 	expect_err("vxlan-noI", DYNPF_E_BAD_HDR, DYNPF_P_VXLAN, 3);
@@ -700,19 +678,19 @@ static void test_tunnels(void)
 	ipv4(&f, 5, 0, 0, 6, 24);
 	tcp(&f, 6, 0x02, (const unsigned char *)"\2\4\5\170", 4);
 	parse(&f);
-	EXPECT_EQ("geneve", P.err, DYNPF_E_OK);
+	CHECK_EQ("geneve", P.err, DYNPF_E_OK);
 	expect_layers("geneve", 6, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_UDP, DYNPF_P_GENEVE,
 		      DYNPF_P_IPV4, DYNPF_P_TCP);
-	EXPECT_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].n, 2);
-	EXPECT_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[0].type, 0x010283);
-	EXPECT_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[0].len, 8);
-	EXPECT_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[1].len, 4);
-	EXPECT_EQ("geneve", P.st[0].tun.vni, 7);
-	EXPECT_EQ("geneve", P.st[0].tun.opt_len, 12);
+	CHECK_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].n, 2);
+	CHECK_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[0].type, 0x010283);
+	CHECK_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[0].len, 8);
+	CHECK_EQ("geneve", P.tlv[DYNPF_TLV_GENEVE_OPT].ent[1].len, 4);
+	CHECK_EQ("geneve", P.st[0].tun.vni, 7);
+	CHECK_EQ("geneve", P.st[0].tun.opt_len, 12);
 	f.b[14 + 40 + 8 + 8 + 3] = 0x03; /* first option: 3 words, past the area */
 	parse(&f);
 	expect_err("geneve-opt", DYNPF_E_TLV_LEN, DYNPF_P_GENEVE, 4);
-	EXPECT_EQ("geneve-opt", P.err_off, 14 + 40 + 8 + 8);
+	CHECK_EQ("geneve-opt", P.err_off, 14 + 40 + 8 + 8);
 
 	/* GRE with checksum, key and sequence, inner IPv6/UDP. */
 	eth(&f, 0x0800);
@@ -725,12 +703,12 @@ static void test_tunnels(void)
 	ipv6(&f, 17, 8);
 	udp(&f, 8);
 	parse(&f);
-	EXPECT_EQ("gre", P.err, DYNPF_E_OK);
+	CHECK_EQ("gre", P.err, DYNPF_E_OK);
 	expect_layers("gre", 5, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_GRE, DYNPF_P_IPV6, DYNPF_P_UDP);
-	EXPECT_EQ("gre", P.layers[2].len, 16);
-	EXPECT_EQ("gre", P.st[0].tun.key, 99);
-	EXPECT_EQ("gre", P.st[0].tun.seq, 5);
-	EXPECT_EQ("gre", P.st[1].l4.dport, 53);
+	CHECK_EQ("gre", P.layers[2].len, 16);
+	CHECK_EQ("gre", P.st[0].tun.key, 99);
+	CHECK_EQ("gre", P.st[0].tun.seq, 5);
+	CHECK_EQ("gre", P.st[1].l4.dport, 53);
 
 	/* MPLS: 9 labels with no bottom of stack. */
 	eth(&f, 0x8847);
@@ -744,10 +722,10 @@ static void test_tunnels(void)
 	put32(&f, 200 << 12 | 0x100 | 64);
 	ipv6(&f, 59, 0);
 	parse(&f);
-	EXPECT_EQ("mpls", P.err, DYNPF_E_OK);
+	CHECK_EQ("mpls", P.err, DYNPF_E_OK);
 	expect_layers("mpls", 3, DYNPF_P_ETH, DYNPF_P_MPLS, DYNPF_P_IPV6);
-	EXPECT_EQ("mpls", P.st[0].mpls.n, 2);
-	EXPECT_EQ("mpls", P.st[0].mpls.lse[1] >> 12, 200);
+	CHECK_EQ("mpls", P.st[0].mpls.n, 2);
+	CHECK_EQ("mpls", P.st[0].mpls.lse[1] >> 12, 200);
 
 	/* GTP-U with a PDU session container extension, inner IPv4/ICMP. */
 	eth(&f, 0x0800);
@@ -768,13 +746,13 @@ static void test_tunnels(void)
 	put32(&f, 0x08000000);
 	put32(&f, 0x00010001);
 	parse(&f);
-	EXPECT_EQ("gtpu", P.err, DYNPF_E_OK);
+	CHECK_EQ("gtpu", P.err, DYNPF_E_OK);
 	expect_layers("gtpu", 6, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP, DYNPF_P_GTPU, DYNPF_P_IPV4,
 		      DYNPF_P_ICMP);
-	EXPECT_EQ("gtpu", P.st[0].tun.key, 77);
-	EXPECT_EQ("gtpu", P.st[0].tun.n_ext, 1);
-	EXPECT_EQ("gtpu", P.st[0].tun.ext_type[0], 0x85);
-	EXPECT_EQ("gtpu", P.st[1].l4.icmp_type, 8);
+	CHECK_EQ("gtpu", P.st[0].tun.key, 77);
+	CHECK_EQ("gtpu", P.st[0].tun.n_ext, 1);
+	CHECK_EQ("gtpu", P.st[0].tun.ext_type[0], 0x85);
+	CHECK_EQ("gtpu", P.st[1].l4.icmp_type, 8);
 
 	/* IP in IP in IP: the third stack is one too many. */
 	eth(&f, 0x0800);
@@ -784,7 +762,7 @@ static void test_tunnels(void)
 	udp(&f, 8);
 	parse(&f);
 	expect_err("ipip-depth", DYNPF_E_DEPTH, DYNPF_P_IPV4, 3);
-	EXPECT_EQ("ipip-depth", P.err_off, 14 + 40);
+	CHECK_EQ("ipip-depth", P.err_off, 14 + 40);
 }
 
 int main(void)
@@ -795,6 +773,5 @@ int main(void)
 	test_ipv4_options();
 	test_ipv6_ext();
 	test_tunnels();
-	printf("test_parsers: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_report("test_parsers");
 }

@@ -27,23 +27,41 @@ def read_pcap(path):
         off += caplen
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument('--min-len', type=int, default=14)
-    ap.add_argument('--max-len', type=int, default=200)
+def write_pcap(path, frames):
+    """Every frame into a classic Ethernet pcap, a microsecond apart; how many."""
+    n = 0
+    with open(path, 'wb') as out:
+        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for frame in frames:
+            out.write(struct.pack('<IIII', n // 1000000, n % 1000000, len(frame), len(frame)))
+            out.write(frame)
+            n += 1
+    return n
+
+
+def tool(doc, options, frames):
+    """The command line of this tool and mutate.py: the integer options
+    [(name, default)], then OUT CAPTURE...; frames(args, inputs) makes the
+    frames to write of the captures' frames."""
+    ap = argparse.ArgumentParser(description=doc)
+    for name, default in options:
+        ap.add_argument(name, type=int, default=default)
     ap.add_argument('out')
     ap.add_argument('captures', nargs='+')
     a = ap.parse_args()
-    n = 0
-    with open(a.out, 'wb') as out:
-        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for cap in a.captures:
-            for frame in read_pcap(cap):
-                for cut in range(max(14, a.min_len), min(len(frame), a.max_len) + 1):
-                    out.write(struct.pack('<IIII', n // 1000000, n % 1000000, cut, cut))
-                    out.write(frame[:cut])
-                    n += 1
+    inputs = (frame for cap in a.captures for frame in read_pcap(cap))
+    n = write_pcap(a.out, frames(a, inputs))
     print(f'{a.out}: {n} packets')
+
+
+def cuts(a, inputs):
+    for frame in inputs:
+        for cut in range(max(14, a.min_len), min(len(frame), a.max_len) + 1):
+            yield frame[:cut]
+
+
+def main():
+    tool(__doc__, [('--min-len', 14), ('--max-len', 200)], cuts)
 
 
 if __name__ == '__main__':

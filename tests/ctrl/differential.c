@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * build/test_ctrl: the BPF classifier against the linear reference, on
+ * random rule sets, under churn, and on a 100,000-rule set.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "channel/ruleset.h"
+#include "lib/util.h"
+
+#include "ctrl.h"
+
+/* The same rule decided, with the same action, after the same acting rules. */
+static bool same_verdict(const struct dynpf_verdict *v, const struct dynpf_verdict *w)
+{
+	return v->rule == w->rule && v->action == w->action && v->nmatch == w->nmatch &&
+	       !memcmp(v->match, w->match, sizeof(v->match[0]) * v->nmatch);
+}
+
+/*
+ * Random rule sets, each replacing the last in one transaction: the BPF
+ * classifier agrees with the linear reference on every packet.
+ */
+void test_differential(void)
+{
+	unsigned int seed = 1234;
+	int agree = 0, total = 0;
+
+	if (reopen(4096)) {
+		CHECK("differential: reopen", 0, "cannot load the programs");
+		return;
+	}
+
+	for (int set = 0; set < 8; set++) {
+		struct dynpf_rule rules[64];
+		int n = 8 + rand_r(&seed) % 56;
+		uint64_t s;
+
+		for (int i = 0; i < n; i++) {
+			static const uint8_t acts[] = { DYNPF_ACT_PASS, DYNPF_ACT_DROP,
+							DYNPF_ACT_COUNT, DYNPF_ACT_MARK };
+			struct dynpf_rule *r = &rules[i];
+			uint32_t what = rand_r(&seed);
+
+			*r = rule(100 + set * 64 + i, rand_r(&seed) % 8, acts[rand_r(&seed) % 4]);
+			if (r->action == DYNPF_ACT_MARK)
+				r->arg = i;
+			if (what & 1)
+				m_src4(r, rand_r(&seed) % 4, (uint8_t[]){ 30, 31, 32, 24 }[rand_r(&seed) % 4]);
+			if (what & 2)
+				m_proto(r, (what & 4) ? 6 : 17);
+			if (what & 8) {
+				uint16_t lo = 20 + rand_r(&seed) % 4;
+
+				m_dport(r, lo, (what & 16) ? lo : lo + rand_r(&seed) % 3);
+			}
+			if (what & 32) {
+				m_proto(r, 6); /* TCP flags name their protocol */
+				r->m.fields |= DYNPF_M_TCP_FLAGS;
+				r->m.tcp_flags = 0x02;
+				r->m.tcp_flags_mask = 0x12;
+			}
+		}
+		/* One transaction: delete the last set, add this one. */
+		dynpf_ctrl_take(&c);
+		dynpf_ctrl_begin(&c, NULL);
+		{
+			static struct dynpf_rule prev[64];
+			static int nprev;
+
+			for (int i = 0; i < nprev; i++)
+				dynpf_ctrl_del(&c, prev[i].id, NULL);
+			memcpy(prev, rules, sizeof(rules));
+			nprev = n;
+		}
+		for (int i = 0; i < n; i++)
+			dynpf_ctrl_add(&c, &rules[i], NULL);
+		dynpf_ctrl_commit(&c, &s);
+		dynpf_ctrl_flush(&c);
+		CHECK_EQ("differential commit", ack_of(s).a.err, 0);
+		CHECK_EQ("differential commit", ack_of(s).nrules, n);
+		for (int k = 0; k < 200; k++) {
+			struct dynpf_verdict v, w;
+			struct dynpf_pkt parsed;
+			struct pkt p;
+
+			mk4(&p, (k & 1) ? 6 : 17, rand_r(&seed) % 5, 1, 1000,
+			    19 + rand_r(&seed) % 7, (uint8_t[]){ 0x02, 0x12, 0x10 }[k % 3]);
+			if (run(&p, &v, &parsed))
+				continue;
+			{
+				/* The reference: loader/channel/ruleset.c, every rule in order. */
+				struct dynpf_ruleset rs = { .rules = rules, .n = n };
+
+				dynpf_classify_native(&rs, &parsed, &w);
+			}
+			total++;
+			if (same_verdict(&v, &w)) {
+				agree++;
+			} else if (total - agree <= 5) {
+				printf("differential: set %d packet %d: bpf rule %u action %u nmatch %u, "
+				       "reference rule %u action %u nmatch %u\n",
+				       set, k, v.rule, v.action, v.nmatch, w.rule, w.action, w.nmatch);
+				for (int q = 0; q < 6; q++)
+					printf("  match[%d] bpf %u ref %u\n", q, v.match[q], w.match[q]);
+			}
+		}
+	}
+	CHECK("differential: BPF agrees with the reference", agree == total && total > 1000,
+	      "%d of %d packets agree", agree, total);
+}
+
+/*
+ * Tuple selection and buckets under churn: IPv4, IPv6 and tunnelled
+ * packets against rules of either family or none, of TCP, UDP, ICMP or any
+ * protocol, of the outer or the inner stack, where an IPv4 and an IPv6
+ * prefix of one length share a tuple; each transaction deletes some rules
+ * and adds others, so tuples fill, empty and are given out again. The BPF
+ * classifier agrees with the linear reference on every packet.
+ */
+void test_differential_mixed(void)
+{
+	static struct dynpf_rule live[256];
+	unsigned int seed = 99;
+	int nlive = 0, agree = 0, total = 0;
+	uint32_t next_id = 1;
+
+	if (reopen(4096)) {
+		CHECK("mixed: reopen", 0, "cannot load the programs");
+		return;
+	}
+	for (int set = 0; set < 24; set++) {
+		int ndel = nlive ? rand_r(&seed) % (nlive + 1) : 0, nadd = rand_r(&seed) % 48;
+		uint64_t s;
+
+		dynpf_ctrl_take(&c);
+		dynpf_ctrl_begin(&c, NULL);
+		for (int i = 0; i < ndel; i++) {
+			int k = rand_r(&seed) % nlive;
+
+			dynpf_ctrl_del(&c, live[k].id, NULL);
+			live[k] = live[--nlive];
+		}
+		for (int i = 0; i < nadd && nlive < 256; i++) {
+			static const uint8_t acts[] = { DYNPF_ACT_PASS, DYNPF_ACT_DROP,
+							DYNPF_ACT_COUNT };
+			static const uint8_t protos[] = { 0, 6, 17, 1, 58 };
+			struct dynpf_rule *r = &live[nlive++];
+			uint32_t what = rand_r(&seed), fam = what % 3;
+			uint8_t proto = protos[(what >> 2) % 5];
+
+			*r = rule(next_id++, rand_r(&seed) % 16, acts[rand_r(&seed) % 3]);
+			r->m.stack = (what & 0x20) && !(what & 0x40);
+			if (fam == 1)
+				m_src4(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 30, 32 }[rand_r(&seed) % 3]);
+			else if (fam == 2)
+				m_src6(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 126, 128 }[rand_r(&seed) % 3]);
+			if (proto == 1 && fam == 2)
+				proto = 58;
+			if (proto == 58 && fam == 1)
+				proto = 1;
+			if (proto)
+				m_proto(r, proto);
+			if ((proto == 6 || proto == 17) && (what & 0x80)) {
+				uint16_t lo = 20 + rand_r(&seed) % 3;
+
+				m_dport(r, lo, (what & 0x100) ? lo : lo + 1);
+			}
+			dynpf_ctrl_add(&c, r, NULL);
+		}
+		dynpf_ctrl_commit(&c, &s);
+		dynpf_ctrl_flush(&c);
+		CHECK_EQ("mixed: commit", ack_of(s).a.err, 0);
+		CHECK_EQ("mixed: commit", ack_of(s).nrules, nlive);
+		for (int k = 0; k < 120; k++) {
+			static const uint8_t p4[] = { 6, 17, 1 }, p6[] = { 6, 17, 58 };
+			struct dynpf_ruleset rs = { .rules = live, .n = nlive };
+			struct dynpf_verdict v, w;
+			struct dynpf_pkt parsed;
+			struct pkt p, in;
+			uint16_t dport = 19 + rand_r(&seed) % 5;
+			uint8_t src = rand_r(&seed) % 5;
+
+			switch (k % 3) {
+			case 0:
+				mk4(&p, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				break;
+			case 1:
+				mk6(&p, p6[rand_r(&seed) % 3], src, 1, 1000, dport);
+				break;
+			default:
+				mk4(&in, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				mk_ipip(&p, rand_r(&seed) % 5, &in);
+				break;
+			}
+			if (run(&p, &v, &parsed))
+				continue;
+			dynpf_classify_native(&rs, &parsed, &w);
+			total++;
+			if (same_verdict(&v, &w))
+				agree++;
+			else if (total - agree <= 5)
+				printf("mixed: set %d packet %d (kind %d): bpf rule %u action %u "
+				       "nmatch %u, reference rule %u action %u nmatch %u\n",
+				       set, k, k % 3, v.rule, v.action, v.nmatch, w.rule, w.action,
+				       w.nmatch);
+		}
+	}
+	CHECK("mixed: BPF agrees with the reference", agree == total && total > 2500,
+	      "%d of %d packets agree", agree, total);
+}
+
+/* ---- a 100,000-rule set ----------------------------------------------------- */
+
+static struct dynpf_rule rules100k[100000];
+
+void test_100k(void)
+{
+	enum { N = 100000 };
+	unsigned int seed = 99;
+	int agree = 0;
+	struct dynpf_verdict v;
+	uint64_t s;
+	struct pkt p;
+	double t0, ms;
+
+	if (reopen(DYNPF_MAX_RULES)) {
+		CHECK("100k: reopen", 0, "cannot load the programs");
+		return;
+	}
+	t0 = dynpf_now();
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	for (uint32_t i = 0; i < N; i++) {
+		/* 198.18.x.y/32 sources with exact dports, a few masks. */
+		struct dynpf_rule r = rule(i + 1, i % 1000, i % 7 ? DYNPF_ACT_PASS : DYNPF_ACT_DROP);
+
+		r.m.fields = DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_PROTO | DYNPF_M_DPORT;
+		r.m.family = 4;
+		r.m.src_plen = i % 3 ? 32 : 24;
+		r.m.src[0] = 198;
+		r.m.src[1] = 18 + (i >> 16);
+		r.m.src[2] = (i >> 8) & 0xff;
+		r.m.src[3] = r.m.src_plen == 32 ? (i & 0xff) : 0;
+		r.m.proto = 6;
+		r.m.dport_lo = r.m.dport_hi = 1000 + i % 5;
+		if (i % 11 == 0)
+			r.m.dport_hi += 10; /* a range */
+		rules100k[i] = r;
+		dynpf_ctrl_add(&c, &r, NULL);
+	}
+	dynpf_ctrl_commit(&c, &s);
+	CHECK_EQ("100k: flush", dynpf_ctrl_flush(&c), 0);
+	ms = (dynpf_now() - t0) * 1e3;
+	printf("100k: %d rules loaded in one transaction in %.0f ms, %u tuples\n", N, ms,
+	       ack_of(s).ntuples);
+	CHECK_EQ("100k: commit", ack_of(s).a.err, 0);
+	CHECK_EQ("100k: rules", ack_of(s).nrules, N);
+	/* Packets aimed at random rules: the reference agrees. */
+	for (int k = 0; k < 100; k++) {
+		uint32_t i = rand_r(&seed) % N;
+		struct dynpf_ruleset rs = { .rules = rules100k, .n = N };
+		struct dynpf_pkt parsed;
+		struct dynpf_verdict w;
+
+		mk4(&p, 6, 0, 1, 1000, 1000 + i % 5 + (k & 1) * 7, 0x02);
+		p.b[27] = 18 + (i >> 16);
+		p.b[28] = (i >> 8) & 0xff;
+		p.b[29] = i & 0xff;
+		if (run(&p, &v, &parsed))
+			continue;
+		dynpf_classify_native(&rs, &parsed, &w);
+		agree += v.rule == w.rule && v.action == w.action && v.rule;
+	}
+	CHECK_EQ("100k: packets decided by the reference's rule", agree, 100);
+}

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+"""Running the two tools on a capture: tshark's packets, dynpf's records."""
+import json
+import subprocess
+
+from .jsonobj import Obj, get
+
+
+TSHARK_OPTS = [
+    "-o", "tcp.analyze_sequence_numbers:FALSE",
+    "-o", "tcp.relative_sequence_numbers:FALSE",
+    "-o", "tcp.desegment_tcp_streams:FALSE",
+    "-o", "ip.defragment:FALSE",
+    "-o", "ipv6.defragment:FALSE",
+    # Checksums are not compared; keep their (default off) validation off so
+    # that a bad checksum is not an error-severity expert item.
+    "-o", "ip.check_checksum:FALSE",
+    "-o", "tcp.check_checksum:FALSE",
+    "-o", "udp.check_checksum:FALSE",
+    # A total length of 0 is a bad length (dynpf: bad_len), not a TSO capture.
+    "-o", "ip.tso_support:FALSE",
+    "-o", "ipv6.tso_support:FALSE",
+]
+
+
+def run_tshark(tshark, cap, extra_args):
+    """tshark's packets as a list of top-level layer Obj."""
+    cmd = [tshark, "-n", "-r", cap] + TSHARK_OPTS + extra_args + ["-T", "json"]
+    # tshark copies bytes of text protocols into its JSON as they are, not
+    # always valid UTF-8; none of the fields compared here is such a string.
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, errors="replace")
+    if r.returncode != 0:
+        raise RuntimeError("tshark failed on %s (exit %d): %s"
+                           % (cap, r.returncode, r.stderr.strip()))
+    text = r.stdout.strip()
+    if not text:
+        return []
+    return [get(get(p, "_source"), "layers")
+            for p in json.loads(text, object_pairs_hook=Obj)]
+
+
+def run_dynpf(dynpf, cap):
+    r = subprocess.run([dynpf, "parse", "-j", cap], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    recs = {}
+    for n, line in enumerate(r.stdout.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            o = json.loads(line)
+        except ValueError as e:
+            raise RuntimeError("%s: bad JSON on line %d of dynpf output: %s"
+                               % (cap, n, e))
+        if not isinstance(o, dict) or o.get("summary") or "pkt" not in o:
+            continue
+        if o.get("hook", "native") != "native":
+            continue
+        if o.get("status", "parsed") != "parsed":
+            continue
+        recs[o["pkt"]] = o
+    if r.returncode != 0 and not recs:
+        raise RuntimeError("%s parse -j %s failed (exit %d): %s"
+                           % (dynpf, cap, r.returncode, r.stderr.strip()))
+    return recs
