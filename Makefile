@@ -62,7 +62,7 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(OUT)/%.bpf.o: loader/bench/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
+$(OUT)/%.bpf.o: loader/bench/%.bpf.c $(wildcard loader/bench/*.h) $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * dynpf bench --live: one configuration. Attach its receiver, let the
+ * generator send for the duration, a line a second (like xdp-bench), take
+ * the figure from the first to the last tick, stop, let the ring drain,
+ * detach. For the 10,000-rule XDP run, the rule updates are pushed
+ * (live_push.c) after the measured seconds, the traffic still on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/live.h"
+#include "lib/log.h"
+
+static int series_add(struct lv_series *s, double v)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		double *n = realloc(s->v, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->v = n;
+		s->cap = cap;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+/* Sleep until the absolute CLOCK_MONOTONIC time t (seconds); early on a signal. */
+static void sleep_until(double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)t, .tv_nsec = (long)((t - (time_t)t) * 1e9) };
+
+	while (!dynpf_tb_signalled() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* One line a second, like xdp-bench: received Mpps, then per action. */
+static void print_second(const struct lv_ctx *x, const char *what, double t,
+			 const uint64_t *d, double dt, uint64_t sent, const char *extra)
+{
+	if (!x->cfg->print_live)
+		return;
+	printf("%-12s %5.0f s  rx %7.3f Mpps  pass %7.3f  drop %7.3f  redirect %7.3f  sent %7.3f "
+	       "Mpps%s\n",
+	       what, t, lv_sum_acts(d) / dt / 1e6, d[DYNPF_ACT_PASS] / dt / 1e6,
+	       d[DYNPF_ACT_DROP] / dt / 1e6, d[DYNPF_ACT_REDIRECT] / dt / 1e6, sent / dt / 1e6,
+	       extra ? extra : "");
+	fflush(stdout);
+}
+
+static int window_open(struct lv_ctx *x, int conf, struct lv_window *w)
+{
+	int err = lv_rx_read(x, conf, w->act0);
+
+	if (err)
+		return err;
+	memcpy(w->act_tick, w->act0, sizeof(w->act0));
+	w->sent0 = w->sent_tick = lv_sent_now(x);
+	w->t0 = w->tick = dynpf_now();
+	return 0;
+}
+
+/* A second's line: counters now against the last tick. */
+int lv_window_tick(struct lv_ctx *x, int conf, struct lv_window *w, const char *what,
+		       struct lv_series *s, const char *extra)
+{
+	uint64_t act[DYNPF_STATS_ACTS], d[DYNPF_STATS_ACTS], sent;
+	double t;
+	int err;
+
+	err = lv_rx_read(x, conf, act);
+	if (err)
+		return err;
+	t = dynpf_now();
+	sent = lv_sent_now(x);
+	for (int i = 0; i < DYNPF_STATS_ACTS; i++)
+		d[i] = act[i] - w->act_tick[i];
+	print_second(x, what, t - w->t0, d, t - w->tick, sent - w->sent_tick, extra);
+	err = series_add(s, lv_sum_acts(d) / (t - w->tick) / 1e6);
+	memcpy(w->act_tick, act, sizeof(act));
+	w->sent_tick = sent;
+	w->tick = t;
+	return err;
+}
+
+/*
+ * One configuration: attach, send for the duration (a line a second), stop,
+ * let the ring drain, detach. For the 10,000-rule XDP run, the rule
+ * updates are pushed after the measured seconds, the traffic still on.
+ */
+int lv_run_conf(struct lv_ctx *x, int conf)
+{
+	const struct lv_conf *c = &lv_confs[conf];
+	struct lv_run *r = &x->res->run[conf];
+	uint64_t act[DYNPF_STATS_ACTS];
+	struct lv_window w;
+	double t_end;
+	int err;
+
+	if (x->cfg->print_live)
+		printf("%s: %s on %s%s\n", c->label,
+		       !c->hook			      ? "bench_live_drop, native XDP"
+		       : c->hook == DYNPF_HOOK_XDP ? "dynpf_xdp, native XDP"
+						   : "dynpf_tc_ingress, tcx",
+		       DYNPF_TB_RX_IF, c->hook == DYNPF_HOOK_TC_INGRESS ? " ingress" : "");
+	pr_info("bench --live: %s\n", c->label);
+	err = rx_attach(x, conf);
+	if (err)
+		return err;
+	err = window_open(x, conf, &w);
+	if (err)
+		goto out;
+	lv_sender_set(&x->tx, TX_RUN);
+	t_end = w.t0 + x->cfg->duration;
+	while (!dynpf_tb_signalled()) {
+		double next = w.tick + 1 > t_end ? t_end : w.tick + 1;
+
+		sleep_until(next);
+		if (dynpf_tb_signalled() || (err = lv_sender_error(&x->tx)))
+			break;
+		err = lv_window_tick(x, conf, &w, c->tag, &r->per_s, NULL);
+		if (err || dynpf_now() >= t_end - 1e-3)
+			break;
+	}
+	err = err ?: lv_signalled();
+	if (err)
+		goto out;
+	/* The figure: from the first to the last tick. */
+	r->secs = w.tick - w.t0;
+	r->sent = w.sent_tick - w.sent0;
+	for (int i = 0; i < DYNPF_STATS_ACTS; i++)
+		r->act[i] = w.act_tick[i] - w.act0[i];
+	r->rx = lv_sum_acts(r->act);
+	r->done = true;
+	if (conf == LV_XDP_BIG) {
+		err = lv_push(x, &w);
+		if (err)
+			goto out;
+	}
+	lv_sender_set(&x->tx, TX_IDLE);
+	err = lv_sender_error(&x->tx);
+	if (err)
+		goto out;
+	/* Frames still queued are received (or dropped) before the next run. */
+	usleep(LV_DRAIN_MS * 1000);
+	err = lv_rx_read(x, conf, act);
+out:
+	lv_sender_set(&x->tx, TX_IDLE);
+	rx_detach(x);
+	return err;
+}

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * dynpf bench: the command (cmd_bench), its options and its usage, and the
+ * order of the benchmarks (bench.h names the files that run them):
+ *
+ * ns per packet per hook for every packet shape (ns.c), then the dynptr
+ * primitives (prims.c; --no-primitives leaves them out, --primitives-only
+ * runs them alone), then the rule benchmarks (rules.h; --no-rules leaves
+ * them out, --rules-only runs them alone): classification against the
+ * number of rules loaded through the control channel, rule updates per
+ * second through the ring beside raw BPF map writes, the time from submit to
+ * effective, and nft -f where nftables is installed.
+ *
+ * --live runs alone (live.h): packets per second received on a veth
+ * pair in two network namespaces of its own, from a BPF_F_TEST_XDP_LIVE_FRAMES
+ * generator, by an empty XDP_DROP program and by dynpf's XDP and TC programs
+ * with 1 and 10,000 rules, and rule updates pushed under that traffic.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "bench.skel.h"
+#include "bench/bench.h"
+#include "bench/live.h"
+#include "bench/rules.h"
+#include "cli/cmds.h"
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
+#include "dynpf.skel.h"
+#include "lib/log.h"
+#include "lib/progs.h"
+
+#define BENCH_REPEAT_DEFAULT 200000 /* 11 shapes x 3 hooks in well under 60 s */
+#define BENCH_RUNS_DEFAULT 5
+#define BENCH_REPEAT_MAX 1000000000u
+
+/*
+ * Whether the primitives, or the rule benchmarks, run: with the shapes
+ * (default), not, or alone.
+ */
+enum { RUN_ALSO, RUN_NO, RUN_ONLY };
+
+static void bench_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf bench [OPTIONS]\n"
+		"\n"
+		"Measures ns per packet with BPF_PROG_TEST_RUN for each packet shape and hook\n"
+		"(xdp, xdp-frags, tc), for an empty program, a direct-packet-access parser of\n"
+		"the same headers, and dynpf's programs (trace off), and prints them with their\n"
+		"ratios. Each figure is the median over the runs of the kernel's mean ns per\n"
+		"repetition. Needs root.\n"
+		"\n"
+		"  --repeat N         repetitions per run (default %d)\n"
+		"  --runs N           runs per figure, the median is reported (default %d)\n"
+		"  --shape NAME       only these shapes; repeat it or give a comma list\n"
+		"                     (default: all)\n"
+		"  --no-primitives    leave out the dynptr primitives table\n"
+		"  --primitives-only  run only the dynptr primitives (no shapes, no rules)\n"
+		"  --no-rules         leave out the rule benchmarks\n"
+		"  --rules-only       run only the rule benchmarks (no shapes, no primitives)\n"
+		"  --rule-counts LIST the rule counts of the classification table, a comma\n"
+		"                     list of 0..%u (default 1,100,1000,10000,100000; 0 and\n"
+		"                     1 are always measured)\n"
+		"  --live             on the wire instead, alone (see below): takes only the\n"
+		"                     three options that follow and -j\n"
+		"  --capture FILE     --live: the frames to send, in turn (default\n"
+		"                     %s)\n"
+		"  --duration SECONDS --live: seconds of traffic per configuration (default %d)\n"
+		"  --xdp-bench        --live: also run xdp-tools' xdp-bench drop on the receiving\n"
+		"                     end, where it works (it is skipped, saying why, where not)\n"
+		"  -j, --json         one JSON object with every result (as the global -j)\n"
+		"  -h, --help         this text\n"
+		"\n"
+		"After the shapes, the dynptr primitives: ns per call of the constructor\n"
+		"(bpf_dynptr_from_xdp/skb), bpf_dynptr_slice(), bpf_dynptr_clone(),\n"
+		"bpf_dynptr_clone() + bpf_dynptr_adjust() (a bounded view) and\n"
+		"bpf_dynptr_read(), per hook, on the syn packet.\n"
+		"\n"
+		"Then the rules: ns per packet of syn and ipv6-udp through dynpf's\n"
+		"xdp and tc programs with 0, 1 and each count of generated rules loaded\n"
+		"through the control channel (mixed prefixes, ports and ranges, protocols,\n"
+		"TCP flags, TLV tests; only a catch-all matches), with the ratio to 1 rule\n"
+		"and, on xdp, to xdp-filter's all-features program (libxdp1's object);\n"
+		"rule updates per second through the ring in transactions of 1, 64 and 4096\n"
+		"adds, beside bpf_map_update_elem() and BPF_MAP_UPDATE_BATCH into an array\n"
+		"map (the raw map-write floor); the time from submitting a rule to its\n"
+		"effect; and nft -f of the same rules in a new network namespace where nft is\n"
+		"installed.\n"
+		"\n"
+		"--live: packets per second on a veth pair between two network namespaces the\n"
+		"bench makes (dynpf-tb-PID-rx and -tx, 198.18.0.0/15 and 2001:db8::/32) and\n"
+		"removes at the end, on failure and on Ctrl-C or SIGTERM. A generator thread,\n"
+		"pinned to one CPU, sends the capture's frames in turn into one end: an XDP\n"
+		"program returning XDP_TX, run with BPF_PROG_TEST_RUN and\n"
+		"BPF_F_TEST_XDP_LIVE_FRAMES (as xdp-trafficgen does). On the other end, in\n"
+		"turn, for --duration seconds each: an empty XDP_DROP program; dynpf's XDP\n"
+		"program (native mode) with 1 and with 10,000 generated rules, loaded through\n"
+		"the control channel, the last a catch-all drop; dynpf's TC ingress program\n"
+		"(tcx) with the same sets. A line a second gives the Mpps received, per action\n"
+		"(dynpf's counters), and a table sums them up with the ratio to the empty\n"
+		"program. While the 10,000-rule XDP run goes on, 100,000 rule updates are\n"
+		"pushed in transactions of 1,000: updates per second, the rate received\n"
+		"meanwhile, and the packets a half-applied rule set classified (must be 0).\n"
+		"Sender and receiver share the machine's CPUs: the receiver's NAPI runs on\n"
+		"the generator's. With -j: {\"live\": {...}}.\n"
+		"\n"
+		"Shapes:\n",
+		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT,
+		BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT);
+	for (size_t i = 0; i < BENCH_NSHAPES; i++) {
+		static uint8_t pkt[BENCH_PKT_MAX];
+
+		fprintf(f, "  %-12s %5u bytes  %s\n", bench_shapes[i].name,
+			bench_build_packet(&bench_shapes[i], pkt), bench_shapes[i].desc);
+	}
+	fprintf(f, "\n"
+		   "xdp runs packets of at most 3520 bytes and tc of at most about 3.7 KB:\n"
+		   "larger ones are shown as n/a. With -j, one JSON object holds every result.\n");
+}
+
+static int parse_uint(const char *opt, const char *s, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v < 1 || v > max) {
+		p_err("%s %s: expected an integer from 1 to %u", opt, s, max);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Add the shapes of a comma list to *mask; whole names only. */
+static int parse_shapes(const char *arg, unsigned int *mask)
+{
+	char buf[256], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i = bench_shape_index(tok);
+
+		if (i < 0) {
+			char names[256] = "";
+
+			for (i = 0; i < BENCH_NSHAPES; i++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s%s", i ? ", " : "", bench_shapes[i].name);
+			p_err("--shape %s: unknown shape (%s)", tok, names);
+			return -EINVAL;
+		}
+		*mask |= 1u << i;
+	}
+	if (!*mask) {
+		p_err("--shape '%s': no shape named", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Pin to the CPU we run on: steadier numbers, and one per-CPU slot to read. */
+static int pin_cpu(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		pr_warn("bench: cannot pin to CPU %d (%s): numbers may be noisier, "
+			"parses not compared\n",
+			cpu, strerror(errno));
+		return -1;
+	}
+	return cpu;
+}
+
+/*
+ * --no-X (no) or --X-only into *mode (RUN_*): RUN_NO or RUN_ONLY. Given
+ * both, they are refused. 0 or -EINVAL (said).
+ */
+static int set_mode(int *mode, bool no, const char *no_opt, const char *only_opt)
+{
+	int want = no ? RUN_NO : RUN_ONLY;
+
+	if (*mode != RUN_ALSO && *mode != want) {
+		p_err("bench: %s and %s exclude each other", no_opt, only_opt);
+		return -EINVAL;
+	}
+	*mode = want;
+	return 0;
+}
+
+/* Long options without a short form. */
+enum {
+	OPT_NO_PRIMS = 256,
+	OPT_PRIMS_ONLY,
+	OPT_NO_RULES,
+	OPT_RULES_ONLY,
+	OPT_RULE_COUNTS,
+	OPT_LIVE,
+	OPT_CAPTURE,
+	OPT_DURATION,
+	OPT_XDP_BENCH,
+};
+
+/*
+ * --live: the on-the-wire bench alone (live.h). Its JSON is one
+ * object with one key, "live"; the other runs' JSON is as it was.
+ */
+static int run_live(const struct bench_live_cfg *lc)
+{
+	struct bench_live *r = NULL;
+	int err;
+
+	if (dynpf_probe_kernel())
+		return DYNPF_EXIT_USAGE;
+	err = bench_live_run(lc, &r);
+	if (err)
+		return DYNPF_EXIT_USAGE;
+	if (dynpf_json) {
+		json_object *top = json_object_new_object();
+
+		json_object_object_add(top, "live", bench_live_json(r));
+		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+		json_object_put(top);
+	} else {
+		bench_live_print_text(r);
+	}
+	bench_live_free(r);
+	return DYNPF_EXIT_OK;
+}
+
+/* The packets of the rule benchmarks: syn and ipv6-udp, and the empty programs. */
+static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct bench_rules **out)
+{
+	static uint8_t pkt[BENCH_RULES_NSHAPES][BENCH_PKT_MAX];
+	static const char *const names[BENCH_RULES_NSHAPES] = { "syn", "ipv6-udp" };
+
+	rc->repeat = b->repeat;
+	rc->runs = b->runs;
+	rc->cpu = b->cpu;
+	rc->empty_fd[0] = b->fd[0][V_EMPTY]; /* xdp */
+	rc->empty_fd[1] = b->fd[2][V_EMPTY]; /* tc */
+	for (size_t i = 0; i < BENCH_RULES_NSHAPES; i++) {
+		int s = bench_shape_index(names[i]);
+
+		if (s < 0)
+			abort(); /* they are in bench_shapes[] */
+		rc->shape[i].name = bench_shapes[s].name;
+		rc->shape[i].len = bench_build_packet(&bench_shapes[s], pkt[i]);
+		rc->shape[i].pkt = pkt[i];
+	}
+	return bench_rules_run(rc, out);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "shape", required_argument, NULL, 's' },
+		{ "no-primitives", no_argument, NULL, OPT_NO_PRIMS },
+		{ "primitives-only", no_argument, NULL, OPT_PRIMS_ONLY },
+		{ "no-rules", no_argument, NULL, OPT_NO_RULES },
+		{ "rules-only", no_argument, NULL, OPT_RULES_ONLY },
+		{ "rule-counts", required_argument, NULL, OPT_RULE_COUNTS },
+		{ "live", no_argument, NULL, OPT_LIVE },
+		{ "capture", required_argument, NULL, OPT_CAPTURE },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "xdp-bench", no_argument, NULL, OPT_XDP_BENCH },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct bench_ctx b = { .repeat = BENCH_REPEAT_DEFAULT, .runs = BENCH_RUNS_DEFAULT };
+	static struct bench_result res[BENCH_NSHAPES * BENCH_NHOOKS];
+	static struct prim_result prim_res[BENCH_NHOOKS];
+	const struct prim_result *pr = NULL;
+	struct bench_rules_cfg rc = { 0 };
+	struct bench_rules *rr = NULL;
+	struct bench_live_cfg lc = { .duration = BENCH_LIVE_DURATION_DEFAULT };
+	unsigned int mask = 0;
+	int c, err, ret = DYNPF_EXIT_USAGE, prims = RUN_ALSO, rules = RUN_ALSO;
+	bool counts_given = false, live = false, live_opts = false, other_opts = false;
+	size_t n = 0;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': /* also accepted before the command */
+			dynpf_json = true;
+			break;
+		case 'r':
+			if (parse_uint("--repeat", optarg, BENCH_REPEAT_MAX, &b.repeat))
+				return DYNPF_EXIT_USAGE;
+			other_opts = true;
+			break;
+		case 'n':
+			if (parse_uint("--runs", optarg, BENCH_RUNS_MAX, &b.runs))
+				return DYNPF_EXIT_USAGE;
+			other_opts = true;
+			break;
+		case 's':
+			if (parse_shapes(optarg, &mask))
+				return DYNPF_EXIT_USAGE;
+			other_opts = true;
+			break;
+		case OPT_LIVE:
+			live = true;
+			break;
+		case OPT_CAPTURE:
+			lc.capture = optarg;
+			live_opts = true;
+			break;
+		case OPT_DURATION:
+			if (parse_uint("--duration", optarg, BENCH_LIVE_DURATION_MAX, &lc.duration))
+				return DYNPF_EXIT_USAGE;
+			live_opts = true;
+			break;
+		case OPT_XDP_BENCH:
+			lc.xdp_bench = true;
+			live_opts = true;
+			break;
+		case OPT_NO_PRIMS:
+		case OPT_PRIMS_ONLY:
+			other_opts = true;
+			if (set_mode(&prims, c == OPT_NO_PRIMS, "--no-primitives",
+				     "--primitives-only"))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case OPT_NO_RULES:
+		case OPT_RULES_ONLY:
+			other_opts = true;
+			if (set_mode(&rules, c == OPT_NO_RULES, "--no-rules", "--rules-only"))
+				return DYNPF_EXIT_USAGE;
+			break;
+		case OPT_RULE_COUNTS:
+			if (bench_rules_parse_counts(optarg, &rc))
+				return DYNPF_EXIT_USAGE;
+			counts_given = true;
+			other_opts = true;
+			break;
+		case 'h':
+			bench_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'dynpf bench --help'.\n");
+			return DYNPF_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		p_err("bench: unexpected argument '%s'", argv[optind]);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (live_opts && !live) {
+		p_err("bench: --capture, --duration and --xdp-bench go with --live");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (live && other_opts) {
+		p_err("bench: --live runs alone: it takes --capture, --duration, --xdp-bench "
+		      "and -j only");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (live) {
+		lc.print_live = !dynpf_json;
+		return run_live(&lc);
+	}
+	if (prims == RUN_ONLY && mask) {
+		p_err("bench: --shape and --primitives-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (rules == RUN_ONLY && mask) {
+		p_err("bench: --shape and --rules-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (prims == RUN_ONLY && rules == RUN_ONLY) {
+		p_err("bench: --primitives-only and --rules-only exclude each other");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (counts_given && (rules == RUN_NO || prims == RUN_ONLY)) {
+		p_err("bench: --rule-counts without the rule benchmarks (%s)",
+		      rules == RUN_NO ? "--no-rules" : "--primitives-only");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (rules == RUN_ONLY)
+		prims = RUN_NO;
+	if (prims == RUN_ONLY)
+		rules = RUN_NO;
+	if (!counts_given)
+		bench_rules_default_counts(&rc);
+	if (prims == RUN_ONLY || rules == RUN_ONLY)
+		mask = 0;
+	else if (!mask)
+		mask = (1u << BENCH_NSHAPES) - 1;
+
+	if (dynpf_probe_kernel())
+		return DYNPF_EXIT_USAGE;
+
+	b.ncpus = libbpf_num_possible_cpus();
+	if (b.ncpus <= 0) {
+		p_err("bench: cannot count the possible CPUs: %s", strerror(-b.ncpus));
+		return DYNPF_EXIT_USAGE;
+	}
+	b.percpu = calloc(b.ncpus, sizeof(struct dynpf_pkt));
+	if (!b.percpu) {
+		p_err("bench: out of memory");
+		return DYNPF_EXIT_USAGE;
+	}
+	b.cpu = pin_cpu();
+
+	/* dynpf as shipped: the defaults, trace off (the shapes need it). */
+	if (rules != RUN_ONLY) {
+		b.dynpf = dynpf_bpf__open_and_load();
+		if (!b.dynpf) {
+			bench_say_unloaded("bench", "dynpf's BPF programs", -errno);
+			goto free_percpu;
+		}
+	}
+	if (b.dynpf && b.dynpf->rodata->dynpf_trace_on) {
+		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
+		goto destroy_dynpf;
+	}
+	b.ref = bench_bpf__open_and_load();
+	if (!b.ref) {
+		bench_say_unloaded("bench", "the reference programs", -errno);
+		goto destroy_dynpf;
+	}
+	bench_find_progs(&b);
+	b.prim_calls = b.ref->rodata->bench_prim_calls;
+	b.prim_off = b.ref->rodata->bench_prim_off;
+	b.prim_len = b.ref->rodata->bench_prim_len;
+
+	for (size_t s = 0; s < BENCH_NSHAPES; s++) {
+		if (!(mask & (1u << s)))
+			continue;
+		for (size_t h = 0; h < BENCH_NHOOKS; h++) {
+			err = bench_one(&b, &bench_shapes[s], h, &res[n]);
+			if (err)
+				goto destroy_ref;
+			n++;
+		}
+	}
+	if (prims != RUN_NO) {
+		err = bench_prims(&b, prim_res);
+		if (err)
+			goto destroy_ref;
+		pr = prim_res;
+	}
+	if (rules != RUN_NO) {
+		err = run_rules(&b, &rc, &rr);
+		if (err)
+			goto destroy_ref;
+	}
+	if (dynpf_json)
+		bench_print_json(&b, res, n, pr, rr);
+	else
+		bench_print_text(&b, res, n, pr, rr);
+	bench_rules_free(rr);
+	ret = DYNPF_EXIT_OK;
+
+destroy_ref:
+	bench_bpf__destroy(b.ref);
+destroy_dynpf:
+	dynpf_bpf__destroy(b.dynpf);
+free_percpu:
+	free(b.percpu);
+	return ret;
+}

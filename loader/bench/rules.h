@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * dynpf bench, the rule benchmarks: classification ns per packet against
+ * the number of rules loaded through the control channel, rule updates per
+ * second through the ring beside raw BPF map writes, the time from submit to
+ * effective, and nft -f where nftables is installed. rules_run.c says how.
+ *
+ * What main.c and --live call, then what the rules_*.c share:
+ *
+ *   rules_run.c       the run: rule counts, growing the set, each benchmark
+ *   rules_gen.c       the generated rules, and transactions of them
+ *   rules_classify.c  classification: checked, then timed per rule count
+ *   rules_updates.c   rule updates per second, and the raw map-write floor
+ *   rules_effect.c    the time from submit to effective
+ *   rules_nft.c       nft -f of the same rules
+ *   rules_print.c     the tables, and the JSON
+ */
+#ifndef DYNPF_BENCH_RULES_H
+#define DYNPF_BENCH_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "bench/bench.h"
+#include "channel/ring.h"
+
+#define BENCH_RULES_NSHAPES 2	  /* syn and ipv6-udp */
+#define BENCH_RULES_MAX_COUNTS 16 /* rule counts of one run, 0 and 1 included */
+#define BENCH_RULES_MAX_COUNT 131070 /* ids 1 .. N-1, the catch-all is 131071 */
+
+/* What main.c hands over: the method's settings and the packets. */
+struct bench_rules_cfg {
+	uint32_t repeat; /* repetitions per test run */
+	uint32_t runs;	 /* runs per figure: the median is reported */
+	int cpu;	 /* the CPU the process is pinned to, or -1 */
+	/* The empty programs of loader/bench/empty.bpf.h, on xdp and on tc: the floor. */
+	int empty_fd[2];
+	struct {
+		const char *name;
+		const uint8_t *pkt;
+		uint32_t len;
+	} shape[BENCH_RULES_NSHAPES];
+	/* Ascending, no duplicates, 0 and 1 first. */
+	uint32_t counts[BENCH_RULES_MAX_COUNTS];
+	size_t ncounts;
+};
+
+struct bench_rules;
+struct dynpf_rule;
+
+/*
+ * The generated rules, for the live bench too: the rule of id (one per id,
+ * deterministic; ids 10, 20 .. 80 share the syn and ipv6-udp packets' keys),
+ * and the catch-all: id BENCH_RULES_CATCHALL_ID, no match, action pass, the
+ * last priority. The set of n rules is bench_rules_set_id(n, 0 .. n-1), in
+ * priority order: ids 1 .. n-1 and the catch-all.
+ */
+#define BENCH_RULES_CATCHALL_ID (BENCH_RULES_MAX_COUNT + 1)
+void bench_rules_gen(uint32_t id, struct dynpf_rule *r);
+uint32_t bench_rules_set_id(uint32_t n, uint32_t i);
+
+/*
+ * Parse --rule-counts (a comma list of 0 .. BENCH_RULES_MAX_COUNT) into
+ * cfg->counts, adding 0 and 1 (the baselines). 0 or -EINVAL (said).
+ */
+int bench_rules_parse_counts(const char *arg, struct bench_rules_cfg *cfg);
+
+/* The default counts: 0, 1, 100, 1000, 10000, 100000. */
+void bench_rules_default_counts(struct bench_rules_cfg *cfg);
+
+/* Run every rule benchmark: 0 and *out (free it), or -errno (said). */
+int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out);
+
+void bench_rules_print_text(const struct bench_rules *r);
+json_object *bench_rules_json(const struct bench_rules *r);
+void bench_rules_free(struct bench_rules *r);
+
+/* ---- shared by rules_*.c ------------------------------------------------------ */
+
+#define RB_CATCHALL_ID (DYNPF_MAX_RULES - 1) /* pass, the last priority */
+#define RB_DROP_ID (DYNPF_MAX_RULES - 2)     /* submit to effective */
+#define RB_NKINDS 20			     /* kinds of generated rules */
+_Static_assert(BENCH_RULES_CATCHALL_ID == RB_CATCHALL_ID, "one catch-all id");
+
+#define BENCH_UPD_MS 100	/* wall-clock of one update-rate run, at least */
+#define BENCH_EFF_SAMPLES 11	/* submit-to-effective samples per rule count */
+
+/* The values of the raw map-write floor: a rule entry of dynpf_rules. */
+#define RB_FLOOR_VALUE ((int)sizeof(struct dynpf_rule_ent))
+
+/* Transactions of 1, 64 and 4096 adds (rules_updates.c). */
+#define RB_NBATCHES 3
+extern const uint32_t rb_upd_batches[RB_NBATCHES];
+
+/* The hooks the rules are timed on (rules_classify.c). */
+struct rb_hook {
+	const char *name;
+	uint32_t pass; /* the return value of a packet that passes */
+	uint32_t drop;
+};
+
+#define RB_NHOOKS 2
+extern const struct rb_hook rb_hooks[RB_NHOOKS];
+#define RB_NSHAPES BENCH_RULES_NSHAPES
+
+/* P_XDPFILT: xdp-filter's all-features program, on xdp only, where installed. */
+enum { P_EMPTY, P_DYNPF, P_XDPFILT, NPROGS };
+
+/* One rule count: its load and its classification figures. */
+struct rb_set {
+	uint32_t rules;
+	uint32_t added;	   /* by this step's transaction */
+	uint32_t tuples;   /* the commit ack's ntuples */
+	double load_ms;	   /* this step: begin, adds, commit, flushed */
+	double total_ms;   /* every step so far */
+	uint32_t cand[RB_NSHAPES]; /* rules whose key the packet has (chain walks) */
+	uint32_t ns[RB_NSHAPES][RB_NHOOKS][NPROGS][BENCH_RUNS_MAX];
+	double med[RB_NSHAPES][RB_NHOOKS][NPROGS];
+};
+
+struct rb_upd {
+	uint32_t batch;
+	double ring[BENCH_RUNS_MAX], elem[BENCH_RUNS_MAX], mbatch[BENCH_RUNS_MAX]; /* updates/s */
+	double txn_us[BENCH_RUNS_MAX]; /* wall-clock per ring transaction */
+	double med_ring, med_elem, med_batch, med_txn_us;
+};
+
+struct rb_eff {
+	uint32_t rules;
+	double us[BENCH_EFF_SAMPLES];	    /* begin to the first drop after the flush */
+	double flush_us[BENCH_EFF_SAMPLES]; /* begin to the flush's return */
+	double seen_us[BENCH_EFF_SAMPLES];  /* begin to the poller's first drop */
+	double med_us, med_flush_us, min_us, max_us, med_seen_us;
+	bool seen;			    /* a concurrent poller ran */
+};
+
+enum { NFT_ABSENT, NFT_OK, NFT_FAILED };
+
+struct bench_rules {
+	struct bench_rules_cfg cfg;
+	double prog_load_ms; /* open, size and load of the programs */
+	struct rb_set *set;  /* cfg.ncounts */
+	struct rb_upd upd[RB_NBATCHES];
+	struct rb_eff eff[2];
+	size_t neff;
+	int poller_cpu;	     /* the concurrent poller's CPU, or -1: none */
+	int nft;
+	char nft_msg[256];
+	char xf_path[256];   /* xdp-filter's object, "" when absent */
+	char xf_msg[256];    /* why it is absent or did not load */
+	double nft_ms[BENCH_RULES_MAX_COUNTS];
+};
+
+struct bpf_object;
+
+/* The working state of one run. */
+struct rb_ctx {
+	struct bench_rules *res;
+	const struct bench_rules_cfg *cfg;
+	struct dynpf_bpf *skel;
+	struct dynpf_ctrl c;
+	int prog_fd[RB_NHOOKS];
+	int xf_fd; /* xdp-filter's program, or -1 */
+	struct bpf_object *xf_obj;
+	int ncpus;
+	struct dynpf_pkt parsed[RB_NSHAPES];
+};
+
+/* rules_gen.c: the rule of submit to effective, the text of each kind. */
+void rb_gen_drop_rule(struct dynpf_rule *r);
+extern const char *const rb_kind_text[RB_NKINDS];
+
+/*
+ * One transaction: add the rules of ids id_of(arg, 0 .. n-1)
+ * (bench_rules_gen()), or delete them; flushed. The commit's ack in *ack.
+ */
+int rb_txn(struct rb_ctx *x, uint32_t n, uint32_t (*id_of)(uint32_t, uint32_t), uint32_t arg,
+	   bool del, struct dynpf_ack_commit *ack, const char *what);
+
+/* Ids from arg: arg + i. */
+uint32_t rb_id_from(uint32_t arg, uint32_t i);
+
+/* rules_classify.c: a test run, said when it fails (bench_test_run()). */
+int rb_test_run(int fd, const uint8_t *pkt, uint32_t len, uint32_t repeat, uint32_t *ret,
+		uint32_t *ns);
+void rb_xdpfilter_open(struct rb_ctx *x);
+int rb_check_set(struct rb_ctx *x, struct rb_set *s);
+int rb_time_set(struct rb_ctx *x, struct rb_set *s);
+
+/* rules_updates.c, rules_effect.c, rules_nft.c: 0 or -errno (said). */
+int rb_updates(struct rb_ctx *x);
+int rb_effective(struct rb_ctx *x, uint32_t rules, struct rb_eff *e);
+void rb_nft(struct rb_ctx *x);
+
+#endif
