@@ -40,6 +40,8 @@ SKELS     := $(patsubst %.bpf.c,$(OUT)/%.skel.h,$(notdir $(BPF_SRCS)))
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard loader/*/*.c))
 LOADER_HDRS := $(wildcard loader/*/*.h)
 LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS)) $(OUT)/native.o
+# The rule language (loader/lang/): the unit tests and fuzz targets link it alone.
+LANG_SRCS := $(wildcard loader/lang/*.c)
 NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
 
@@ -93,14 +95,13 @@ $(BUILD)/test_parsers: tests/test_parsers.c $(OUT)/native.o $(HEADERS) | $(BUILD
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
-$(BUILD)/test_rules: tests/test_rules.c loader/lang/rules_lang.c loader/lang/rules_lang.h $(HEADERS) | $(BUILD)
+$(BUILD)/test_rules: tests/test_rules.c $(LANG_SRCS) $(wildcard loader/lang/*.h) $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< loader/lang/rules_lang.c -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(LANG_SRCS) -o $@
 
 # The control channel and classifier against the real programs (root).
-CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
-		    lang/rules_lang.o) \
-		  $(OUT)/native.o
+CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o) \
+		  $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LANG_SRCS)) $(OUT)/native.o
 $(BUILD)/test_ctrl: tests/test_ctrl.c $(CTRL_TEST_OBJS) $(HEADERS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(CTRL_TEST_OBJS) $(LDLIBS) -lpthread -o $@
@@ -118,9 +119,9 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := parse rules ctrlmsg request
 FUZZ_BINS    := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
 FUZZ_parse_SRCS   := parsers/native.c loader/replay/pktfmt.c
-FUZZ_rules_SRCS   := loader/lang/rules_lang.c
-FUZZ_ctrlmsg_SRCS := loader/lang/rules_lang.c
-FUZZ_request_SRCS := loader/daemon/request.c loader/lang/rules_lang.c loader/daemon/config.c \
+FUZZ_rules_SRCS   := $(LANG_SRCS)
+FUZZ_ctrlmsg_SRCS := $(LANG_SRCS)
+FUZZ_request_SRCS := loader/daemon/request.c $(LANG_SRCS) loader/daemon/config.c \
 		     loader/lib/log.c
 FUZZ_parse_LIBS   := -ljson-c
 FUZZ_request_LIBS := -ljson-c -lbpf
