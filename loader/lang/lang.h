@@ -7,7 +7,7 @@
  *              and the FILE:LINE:COLUMN messages
  *   names.c    the names of values (protocols, flags, TLV types, errors,
  *              actions, settings) for the parser and the printer
- *   match.c    the match keywords
+ *   match.c    the match keywords: one table, a parser function each
  *   action.c   the actions and their arguments
  *   ruleset.c  a whole rule (id, prio, matches, action), rule ids,
  *              settings, rule files and rule sets
@@ -29,9 +29,11 @@
 /*
  * The matches a rule has at most once, in the docs' table order; the value
  * tests follow (SLOT_VAL + DYNPF_V_* - 1). The parser keeps where each was
- * given, for the messages about duplicates and conflicts.
+ * given, for the messages about duplicates and conflicts. SLOT_NONE: a
+ * match that may be given more than once (the TLV tests).
  */
 enum slot {
+	SLOT_NONE,
 	SLOT_IIF,
 	SLOT_ETH_SRC,
 	SLOT_ETH_DST,
@@ -67,6 +69,7 @@ struct rp {
 	const char *s; /* the line, without its newline */
 	size_t len, pos;
 	struct word prev, cur;
+	size_t col;    /* the first word of the match being read */
 	struct dynpf_rule_err *err;
 	struct dynpf_rule *r;
 	size_t slot_col[SLOT_N];
@@ -139,15 +142,12 @@ const struct name_val *nv_lookup(const struct name_val *t, const struct word *w)
  * kept in (and printed), dynpf_tlv_test_rank()'s (ctrl/match.h).
  * types: the names; NULL for Geneve (CLASS:TYPE).
  * only_named: a number must be one of the names' (extension headers).
- * stack: the test reads the rule's stack of headers, not the whole packet.
  */
 struct tlv_kind {
 	const char *words;
 	__u8 family;
 	const struct name_val *types;
 	bool only_named;
-	bool stack;
-	const char *what;
 };
 
 extern const struct tlv_kind lang_tlv_kinds[];
@@ -157,8 +157,6 @@ const struct tlv_kind *tlv_kind_of(__u32 family); /* NULL: not a family */
 struct val_kind {
 	__u8 field;
 	const char *words;
-	bool stack;
-	const char *what;
 };
 
 extern const struct val_kind lang_val_kinds[];

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The match keywords of the rule language (docs/rules.md, "Matches"): each
- * from its first word to its last, into the rule's struct dynpf_match, with
- * the duplicates and the family and protocol conflicts between them.
+ * The match keywords of the rule language (docs/rules.md, "Matches").
+ *
+ * One table, match_kws[]: a keyword's words, the function that reads what
+ * follows them, and what the match fills and excludes. rp_match() finds the
+ * keyword word by word, claims what it takes (its slot: a second match of
+ * the same field is a duplicate; the family or protocol it implies: another
+ * one is a conflict), runs its function, and marks the fields it set.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,15 +14,32 @@
 #include "lang/lang.h"
 #include "match.h"
 
+struct match_kw;
+typedef int match_fn(struct rp *p, const struct match_kw *k);
+
+struct match_kw {
+	const char *words; /* one blank apart: "tcp dport" */
+	match_fn *parse;   /* reads what follows the words; NULL: nothing does */
+	enum slot slot;    /* at most once a rule; SLOT_NONE: no limit */
+	__u32 field;       /* the DYNPF_M_* bit it fills; 0: none (TLV, value tests, inner) */
+	__u8 family;       /* the IP family it implies: ip saddr 4 */
+	__u8 proto;        /* the protocol it implies: tcp dport 6 */
+	__u8 arg;          /* tlv_match: the TLV family; val_match: the DYNPF_V_* */
+	bool stack;        /* it tests the rule's stack of headers: never before `inner` */
+	const char *what;  /* what its value is, for messages */
+	__u32 max;         /* the largest number; value_match: 0 takes names only */
+	const struct name_val *names; /* value_match: the value's names */
+};
+
 static int slot_take(struct rp *p, enum slot s, const char *what, size_t col)
 {
 	if (p->slot_col[s]) {
 		if (!strcmp(what, p->slot_what[s]))
-			return rp_fail(p, col, "duplicate match: '%s' is already at column %zu", what,
-				     p->slot_col[s]);
+			return rp_fail(p, col, "duplicate match: '%s' is already at column %zu",
+				       what, p->slot_col[s]);
 		return rp_fail(p, col,
-			     "duplicate match: '%s' tests the same field as '%s' at column %zu",
-			     what, p->slot_what[s], p->slot_col[s]);
+			       "duplicate match: '%s' tests the same field as '%s' at column %zu",
+			       what, p->slot_what[s], p->slot_col[s]);
 	}
 	p->slot_col[s] = col;
 	p->slot_what[s] = what;
@@ -45,14 +66,14 @@ static int family_set(struct rp *p, __u8 fam, const char *what, size_t col)
 
 	if (m->family && m->family != fam)
 		return rp_fail(p, col,
-			     "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
-			     what, fam, p->fam_what, p->fam_col, m->family);
+			       "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
+			       what, fam, p->fam_what, p->fam_col, m->family);
 	if ((m->fields & DYNPF_M_ETHERTYPE) && ethertype_family(m->ethertype) &&
 	    ethertype_family(m->ethertype) != fam)
 		return rp_fail(p, col,
-			     "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
-			     what, fam, p->slot_what[SLOT_ETHERTYPE], p->slot_col[SLOT_ETHERTYPE],
-			     ethertype_family(m->ethertype));
+			       "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
+			       what, fam, p->slot_what[SLOT_ETHERTYPE], p->slot_col[SLOT_ETHERTYPE],
+			       ethertype_family(m->ethertype));
 	if (!m->family) {
 		m->family = fam;
 		p->fam_what = what;
@@ -81,8 +102,8 @@ static int proto_set(struct rp *p, __u8 proto, const char *what, size_t col)
 		proto_text(proto, a, sizeof(a));
 		proto_text(m->proto, b, sizeof(b));
 		return rp_fail(p, col,
-			     "protocol conflict: '%s' matches %s, '%s' at column %zu matches %s",
-			     what, a, p->proto_what, p->proto_col, b);
+			       "protocol conflict: '%s' matches %s, '%s' at column %zu matches %s",
+			       what, a, p->proto_what, p->proto_col, b);
 	}
 	if (!(m->fields & DYNPF_M_PROTO)) {
 		m->proto = proto;
@@ -107,8 +128,126 @@ static int th_proto_check(struct rp *p)
 		return 0;
 	proto_text(m->proto, a, sizeof(a));
 	return rp_fail(p, col,
-		     "protocol conflict: '%s' at column %zu needs tcp or udp, '%s' at column %zu matches %s",
-		     p->slot_what[s], p->slot_col[s], p->proto_what, p->proto_col, a);
+		       "protocol conflict: '%s' at column %zu needs tcp or udp, '%s' at column %zu matches %s",
+		       p->slot_what[s], p->slot_col[s], p->proto_what, p->proto_col, a);
+}
+
+/*
+ * What a keyword takes before its value is read: its slot, then the family
+ * and the protocol it implies. The family alone (`ip`, `ip6`) is the other
+ * way round: `ip6 ip` is a family conflict, `ip ip` a duplicate, while
+ * `ip6 saddr ::1 ip saddr 198.18.0.1` is a duplicate.
+ */
+static int claim(struct rp *p, const struct match_kw *k)
+{
+	bool alone = k->field == DYNPF_M_FAMILY;
+	int e;
+
+	if (alone && (e = family_set(p, k->family, k->words, p->col)))
+		return e;
+	if (k->slot && (e = slot_take(p, k->slot, k->words, p->col)))
+		return e;
+	if (k->family && !alone && (e = family_set(p, k->family, k->words, p->col)))
+		return e;
+	if (k->proto && (e = proto_set(p, k->proto, k->words, p->col)))
+		return e;
+	return 0;
+}
+
+/* iif IFNAME|NUM */
+static int iif_match(struct rp *p, const struct match_kw *k)
+{
+	return rp_need_ifindex(p, k->what, &p->r->m.ifindex);
+}
+
+/* ether saddr|daddr MAC */
+static int mac_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_match *m = &p->r->m;
+	int e;
+
+	if ((e = rp_need(p, k->what)))
+		return e;
+	if (!word_mac(&p->cur, k->field == DYNPF_M_ETH_SRC ? m->eth_src : m->eth_dst))
+		return rp_expected(p, k->what);
+	return 0;
+}
+
+/* ip|ip6 saddr|daddr PREFIX */
+static int prefix_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_match *m = &p->r->m;
+	bool src = k->field == DYNPF_M_SRC;
+
+	return rp_need_prefix(p, k->family, k->what, src ? m->src : m->dst,
+			      src ? &m->src_plen : &m->dst_plen);
+}
+
+/* One value, a name of k->names or a number up to k->max (if not 0). */
+static int value_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_match *m = &p->r->m;
+	const struct name_val *nv;
+	__u32 v;
+	int e;
+
+	if ((e = rp_need(p, k->what)))
+		return e;
+	if (k->names && (nv = nv_lookup(k->names, &p->cur)))
+		v = nv->val;
+	else if (!k->max || !word_num(&p->cur, k->max, &v))
+		return rp_expected(p, k->what);
+	/* In the order of struct dynpf_match. */
+	switch (k->field) {
+	case DYNPF_M_PROTO:
+		return proto_set(p, v, k->words, p->col);
+	case DYNPF_M_FRAG:
+		m->frag = v;
+		break;
+	case DYNPF_M_DSCP:
+		m->dscp = v;
+		break;
+	case DYNPF_M_ERROR:
+		m->error = v;
+		break;
+	case DYNPF_M_ETHERTYPE:
+		if (m->family && ethertype_family(v) && ethertype_family(v) != m->family)
+			return rp_fail(p, p->col,
+				       "family conflict: 'ether type' matches IPv%u, '%s' at column %zu matches IPv%u",
+				       ethertype_family(v), p->fam_what, p->fam_col, m->family);
+		m->ethertype = v;
+		break;
+	case DYNPF_M_VLAN:
+		m->vlan = v;
+		break;
+	}
+	return 0;
+}
+
+/* ttl|hoplimit RANGE, tcp|udp|th sport|dport RANGE */
+static int range_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_match *m = &p->r->m;
+	__u32 lo, hi;
+	int e;
+
+	if ((e = rp_need_range(p, k->what, k->max, &lo, &hi)))
+		return e;
+	switch (k->field) {
+	case DYNPF_M_TTL:
+		m->ttl_lo = lo;
+		m->ttl_hi = hi;
+		break;
+	case DYNPF_M_SPORT:
+		m->sport_lo = lo;
+		m->sport_hi = hi;
+		break;
+	case DYNPF_M_DPORT:
+		m->dport_lo = lo;
+		m->dport_hi = hi;
+		break;
+	}
+	return 0;
 }
 
 /* FLAGS: names or NUMs separated by commas. */
@@ -144,16 +283,15 @@ static bool flag_list(const char *s, size_t n, __u8 *out)
 	"a parse error name (ok truncated bad_len depth bad_version tlv_len tlv_count bad_hdr)"
 #define FLAGS_WHAT "TCP flags (fin,syn,rst,psh,ack,urg,ece,cwr or 0-255)"
 
-/* `tcp flags` FLAGS [/ FLAGS]: the mask in the same word or the next ones. */
-static int tcp_flags_match(struct rp *p, size_t col)
+/* tcp flags FLAGS [/ FLAGS]: the mask in the same word or the next ones. */
+static int tcp_flags_match(struct rp *p, const struct match_kw *k)
 {
 	struct dynpf_match *m = &p->r->m;
 	__u8 v, mask;
 	const char *slash;
 	int e;
 
-	if ((e = slot_take(p, SLOT_TCP_FLAGS, "tcp flags", col)) ||
-	    (e = proto_set(p, 6, "tcp flags", col)) || (e = rp_need(p, FLAGS_WHAT)))
+	if ((e = rp_need(p, k->what)))
 		return e;
 	slash = memchr(p->cur.p, '/', p->cur.len);
 	if (slash) {
@@ -187,69 +325,22 @@ static int tcp_flags_match(struct rp *p, size_t col)
 		return rp_expected_why(p, FLAGS_WHAT, "a flag outside the mask never matches");
 	m->tcp_flags = v;
 	m->tcp_flags_mask = mask;
-	m->fields |= DYNPF_M_TCP_FLAGS;
-	stack_match(p, "tcp flags", col);
 	return 0;
 }
 
-static int port_match(struct rp *p, int which, const char *what, __u8 proto, size_t col)
+/* A TLV presence test: NAME|NUM (Geneve: CLASS:TYPE) [missing]. */
+static int tlv_match(struct rp *p, const struct match_kw *k)
 {
+	const struct tlv_kind *kind = tlv_kind_of(k->arg);
 	struct dynpf_match *m = &p->r->m;
-	__u32 lo, hi;
-	int e;
-
-	if ((e = slot_take(p, which ? SLOT_DPORT : SLOT_SPORT, what, col)))
-		return e;
-	if (proto && (e = proto_set(p, proto, what, col)))
-		return e;
-	if ((e = rp_need_range(p, "a port or range (0-65535)", 0xffff, &lo, &hi)))
-		return e;
-	if (which) {
-		m->dport_lo = lo;
-		m->dport_hi = hi;
-		m->fields |= DYNPF_M_DPORT;
-	} else {
-		m->sport_lo = lo;
-		m->sport_hi = hi;
-		m->fields |= DYNPF_M_SPORT;
-	}
-	stack_match(p, what, col);
-	return th_proto_check(p);
-}
-
-static const char *const port_whats[3][2] = {
-	{ "tcp sport", "tcp dport" },
-	{ "udp sport", "udp dport" },
-	{ "th sport", "th dport" },
-};
-
-/* tcp|udp|th sport|dport: cur is the protocol word, kind its index above. */
-static int ports(struct rp *p, int kind, size_t col)
-{
-	static const __u8 proto[] = { 6, 17, 0 };
-	int which;
-
-	if (rp_is(p, "sport"))
-		which = 0;
-	else if (rp_is(p, "dport"))
-		which = 1;
-	else
-		return rp_expected(p, kind == 0 ? "sport, dport, flags, option, mss or wscale"
-					     : "sport or dport");
-	return port_match(p, which, port_whats[kind][which], proto[kind], col);
-}
-
-static int tlv_match(struct rp *p, const struct tlv_kind *k, size_t col)
-{
-	struct dynpf_match *m = &p->r->m;
-	struct dynpf_tlv_test t = { .family = k->family };
+	struct dynpf_tlv_test t = { .family = k->arg };
 	const struct name_val *nv;
 	struct word w;
 	int e;
 
 	if ((e = rp_need(p, k->what)))
 		return e;
-	if (!k->types) {
+	if (!kind->types) {
 		const char *colon = memchr(p->cur.p, ':', p->cur.len);
 		__u32 cls, type;
 
@@ -257,9 +348,10 @@ static int tlv_match(struct rp *p, const struct tlv_kind *k, size_t col)
 		    !lang_num(colon + 1, p->cur.len - (colon + 1 - p->cur.p), 0xff, &type))
 			return rp_expected(p, k->what);
 		t.type = cls << 8 | type;
-	} else if ((nv = nv_lookup(k->types, &p->cur))) {
+	} else if ((nv = nv_lookup(kind->types, &p->cur))) {
 		t.type = nv->val;
-	} else if (!word_num(&p->cur, 0xff, &t.type) || (k->only_named && !nv_name(k->types, t.type))) {
+	} else if (!word_num(&p->cur, 0xff, &t.type) ||
+		   (kind->only_named && !nv_name(kind->types, t.type))) {
 		return rp_expected(p, k->what);
 	}
 	w = rp_peek(p);
@@ -269,274 +361,284 @@ static int tlv_match(struct rp *p, const struct tlv_kind *k, size_t col)
 	}
 	for (unsigned int i = 0; i < m->ntlv; i++)
 		if (m->tlv[i].family == t.family && m->tlv[i].type == t.type)
-			return rp_fail(p, col,
-				     "duplicate match: this '%s' is already tested at column %zu",
-				     k->words, p->tlv_col[i]);
+			return rp_fail(p, p->col,
+				       "duplicate match: this '%s' is already tested at column %zu",
+				       k->words, p->tlv_col[i]);
 	if (m->ntlv >= DYNPF_MATCH_TLVS)
-		return rp_fail(p, col,
-			     "too many TLV tests: '%s' would be the %uth, a rule holds at most %u",
-			     k->words, m->ntlv + 1, DYNPF_MATCH_TLVS);
-	p->tlv_col[m->ntlv] = col;
+		return rp_fail(p, p->col,
+			       "too many TLV tests: '%s' would be the %uth, a rule holds at most %u",
+			       k->words, m->ntlv + 1, DYNPF_MATCH_TLVS);
+	p->tlv_col[m->ntlv] = p->col;
 	m->tlv[m->ntlv++] = t;
-	if (k->stack)
-		stack_match(p, k->words, col);
 	return 0;
 }
 
-static int val_match(struct rp *p, const struct val_kind *k, size_t col)
+/* A value test: RANGE. */
+static int val_match(struct rp *p, const struct match_kw *k)
 {
 	struct dynpf_match *m = &p->r->m;
-	struct dynpf_val_test t = { .field = k->field };
+	struct dynpf_val_test t = { .field = k->arg };
 	int e;
 
-	if ((e = slot_take(p, SLOT_VAL + k->field - 1, k->words, col)))
-		return e;
-	if ((e = rp_need_range(p, k->what, dynpf_val_max(k->field), &t.lo, &t.hi)))
+	if ((e = rp_need_range(p, k->what, dynpf_val_max(k->arg), &t.lo, &t.hi)))
 		return e;
 	if (m->nval >= DYNPF_MATCH_VALS)
-		return rp_fail(p, col,
-			     "too many value tests: '%s' would be the %uth, a rule holds at most %u",
-			     k->words, m->nval + 1, DYNPF_MATCH_VALS);
+		return rp_fail(p, p->col,
+			       "too many value tests: '%s' would be the %uth, a rule holds at most %u",
+			       k->words, m->nval + 1, DYNPF_MATCH_VALS);
 	m->val[m->nval++] = t;
-	if (k->stack)
-		stack_match(p, k->words, col);
 	return 0;
 }
 
-/* `ip` or `ip6` and what follows; cur is `ip` or `ip6`. */
-static int ip_match(struct rp *p, int fam, size_t col)
+/* inner: the matches on headers that follow test the inner stack. */
+static int inner_match(struct rp *p, const struct match_kw *k)
 {
-	struct dynpf_match *m = &p->r->m;
-	const char *fw = fam == 4 ? "ip" : "ip6";
-	struct word w = rp_peek(p);
-	int e;
-
-	if (word_eq(&w, "saddr") || word_eq(&w, "daddr")) {
-		bool src = word_eq(&w, "saddr");
-		const char *what = src ? (fam == 4 ? "ip saddr" : "ip6 saddr")
-				       : (fam == 4 ? "ip daddr" : "ip6 daddr");
-
-		rp_next(p);
-		if ((e = slot_take(p, src ? SLOT_SRC : SLOT_DST, what, col)) ||
-		    (e = family_set(p, fam, what, col)))
-			return e;
-		if ((e = rp_need_prefix(p, fam, fam == 4 ? "an IPv4 address or prefix"
-						      : "an IPv6 address or prefix",
-				     src ? m->src : m->dst, src ? &m->src_plen : &m->dst_plen)))
-			return e;
-		m->fields |= src ? DYNPF_M_SRC : DYNPF_M_DST;
-		stack_match(p, what, col);
-		return 0;
-	}
-	if (fam == 4 && word_eq(&w, "option")) {
-		rp_next(p);
-		return tlv_match(p, &lang_tlv_kinds[1], col);
-	}
-	if (fam == 6 && word_eq(&w, "exthdr")) {
-		rp_next(p);
-		return tlv_match(p, &lang_tlv_kinds[2], col);
-	}
-	if (fam == 6 && (word_eq(&w, "hbh") || word_eq(&w, "dst"))) {
-		const struct tlv_kind *k = &lang_tlv_kinds[word_eq(&w, "hbh") ? 3 : 4];
-
-		rp_next(p);
-		if ((e = rp_need(p, "option")))
-			return e;
-		if (!rp_is(p, "option"))
-			return rp_expected(p, "option");
-		return tlv_match(p, k, col);
-	}
-	/* The family alone: `ip6 ip` is a conflict, `ip ip` a duplicate. */
-	if ((e = family_set(p, fam, fw, col)) || (e = slot_take(p, SLOT_FAMILY, fw, col)))
-		return e;
-	stack_match(p, fw, col);
+	if (p->stack_col)
+		return rp_fail(p, p->col,
+			       "'%s' after '%s' at column %zu: a rule's header matches all refer to one stack, so they all come after 'inner'",
+			       k->words, p->stack_what, p->stack_col);
+	p->r->m.stack = 1;
 	return 0;
+}
+
+#define PORT_WHAT "a port or range (0-65535)"
+
+/*
+ * Every match keyword. The order of the words after a first one is the
+ * order a message lists them in ("expected sport, dport, flags, option, mss
+ * or wscale after 'tcp'"); the normalized text has its own (print.c).
+ */
+static const struct match_kw match_kws[] = {
+	{ "iif", iif_match, SLOT_IIF, DYNPF_M_IFINDEX, .what = "an interface name or index" },
+	{ "ether saddr", mac_match, SLOT_ETH_SRC, DYNPF_M_ETH_SRC, .stack = true,
+	  .what = "a MAC address (02:00:00:00:00:01)" },
+	{ "ether daddr", mac_match, SLOT_ETH_DST, DYNPF_M_ETH_DST, .stack = true,
+	  .what = "a MAC address (02:00:00:00:00:01)" },
+	{ "ether type", value_match, SLOT_ETHERTYPE, DYNPF_M_ETHERTYPE, .stack = true,
+	  .what = "an ethertype (ip ip6 arp mpls or 0-0xffff)", .max = 0xffff,
+	  .names = lang_ethertypes },
+	{ "vlan id", value_match, SLOT_VLAN, DYNPF_M_VLAN, .stack = true,
+	  .what = "a VLAN id (0-4095)", .max = 4095 },
+	{ "ip saddr", prefix_match, SLOT_SRC, DYNPF_M_SRC, .family = 4, .stack = true,
+	  .what = "an IPv4 address or prefix" },
+	{ "ip daddr", prefix_match, SLOT_DST, DYNPF_M_DST, .family = 4, .stack = true,
+	  .what = "an IPv4 address or prefix" },
+	{ "ip option", tlv_match, .arg = DYNPF_TLV_IPV4_OPT,
+	  .what = "an IPv4 option (eol nop rr ts ra or 0-255)" },
+	{ "ip", NULL, SLOT_FAMILY, DYNPF_M_FAMILY, .family = 4, .stack = true },
+	{ "ip6 saddr", prefix_match, SLOT_SRC, DYNPF_M_SRC, .family = 6, .stack = true,
+	  .what = "an IPv6 address or prefix" },
+	{ "ip6 daddr", prefix_match, SLOT_DST, DYNPF_M_DST, .family = 6, .stack = true,
+	  .what = "an IPv6 address or prefix" },
+	{ "ip6 exthdr", tlv_match, .arg = DYNPF_TT_EXT, .stack = true,
+	  .what = "an extension header (hopopts routing fragment dstopts ah esp, or 0 43 44 60 51 50)" },
+	{ "ip6 hbh option", tlv_match, .arg = DYNPF_TLV_IPV6_HBH,
+	  .what = "a hop-by-hop option (pad1 padn ra jumbo or 0-255)" },
+	{ "ip6 dst option", tlv_match, .arg = DYNPF_TLV_IPV6_DST,
+	  .what = "a destination option (pad1 padn ra jumbo or 0-255)" },
+	{ "ip6", NULL, SLOT_FAMILY, DYNPF_M_FAMILY, .family = 6, .stack = true },
+	{ "proto", value_match, SLOT_PROTO, DYNPF_M_PROTO, .stack = true, .what = PROTO_WHAT,
+	  .max = 0xff, .names = lang_ipprotos },
+	{ "frag", value_match, SLOT_FRAG, DYNPF_M_FRAG, .stack = true,
+	  .what = "none, any, first or later", .names = lang_frags },
+	{ "ttl", range_match, SLOT_TTL, DYNPF_M_TTL, .stack = true,
+	  .what = "a TTL or range (0-255)", .max = 0xff },
+	{ "hoplimit", range_match, SLOT_TTL, DYNPF_M_TTL, .stack = true,
+	  .what = "a TTL or range (0-255)", .max = 0xff },
+	{ "dscp", value_match, SLOT_DSCP, DYNPF_M_DSCP, .stack = true, .what = "a DSCP (0-63)",
+	  .max = 63 },
+	{ "tcp sport", range_match, SLOT_SPORT, DYNPF_M_SPORT, .proto = 6, .stack = true,
+	  .what = PORT_WHAT, .max = 0xffff },
+	{ "tcp dport", range_match, SLOT_DPORT, DYNPF_M_DPORT, .proto = 6, .stack = true,
+	  .what = PORT_WHAT, .max = 0xffff },
+	{ "tcp flags", tcp_flags_match, SLOT_TCP_FLAGS, DYNPF_M_TCP_FLAGS, .proto = 6,
+	  .stack = true, .what = FLAGS_WHAT },
+	{ "tcp option", tlv_match, .arg = DYNPF_TLV_TCP_OPT,
+	  .what = "a TCP option (eol nop mss wscale sack-perm sack ts mptcp or 0-255)" },
+	{ "tcp mss", val_match, SLOT_VAL + DYNPF_V_MSS - 1, .arg = DYNPF_V_MSS, .stack = true,
+	  .what = "an MSS or range (0-65535)" },
+	{ "tcp wscale", val_match, SLOT_VAL + DYNPF_V_WSCALE - 1, .arg = DYNPF_V_WSCALE,
+	  .stack = true, .what = "a window scale or range (0-255)" },
+	{ "udp sport", range_match, SLOT_SPORT, DYNPF_M_SPORT, .proto = 17, .stack = true,
+	  .what = PORT_WHAT, .max = 0xffff },
+	{ "udp dport", range_match, SLOT_DPORT, DYNPF_M_DPORT, .proto = 17, .stack = true,
+	  .what = PORT_WHAT, .max = 0xffff },
+	{ "th sport", range_match, SLOT_SPORT, DYNPF_M_SPORT, .stack = true, .what = PORT_WHAT,
+	  .max = 0xffff },
+	{ "th dport", range_match, SLOT_DPORT, DYNPF_M_DPORT, .stack = true, .what = PORT_WHAT,
+	  .max = 0xffff },
+	{ "error", value_match, SLOT_ERROR, DYNPF_M_ERROR, .what = ERROR_WHAT,
+	  .names = lang_err_names },
+	{ "srh tlv", tlv_match, .arg = DYNPF_TLV_SRH_TLV,
+	  .what = "an SRH TLV (pad1 padn hmac or 0-255)" },
+	{ "srh segleft", val_match, SLOT_VAL + DYNPF_V_SEGLEFT - 1, .arg = DYNPF_V_SEGLEFT,
+	  .stack = true, .what = "a segments-left value or range (0-255)" },
+	{ "geneve option", tlv_match, .arg = DYNPF_TLV_GENEVE_OPT,
+	  .what = "a Geneve option CLASS:TYPE (0-0xffff:0-0xff)" },
+	{ "vni", val_match, SLOT_VAL + DYNPF_V_VNI - 1, .arg = DYNPF_V_VNI,
+	  .what = "a VNI or range (0-16777215)" },
+	{ "gtpu teid", val_match, SLOT_VAL + DYNPF_V_TEID - 1, .arg = DYNPF_V_TEID,
+	  .what = "a TEID or range (0-4294967295)" },
+	{ "mpls label", val_match, SLOT_VAL + DYNPF_V_MPLS_LABEL - 1, .arg = DYNPF_V_MPLS_LABEL,
+	  .what = "an MPLS label or range (0-1048575)" },
+	{ "gre key", val_match, SLOT_VAL + DYNPF_V_GRE_KEY - 1, .arg = DYNPF_V_GRE_KEY,
+	  .what = "a GRE key or range (0-4294967295)" },
+	{ "inner", inner_match, SLOT_INNER },
+};
+
+#define NKW ARRAY_SIZE(match_kws)
+
+/*
+ * Finding a keyword from its words: at[j] is the word match_kws[j] needs
+ * next ("" when it needs no more), NULL when it is not the one; the ones
+ * that may still be lie in [lo, hi).
+ */
+struct kw_find {
+	const char *at[NKW];
+	size_t lo, hi;
+};
+
+/* s starts with the word w: the words after it ("" none); else NULL. */
+static inline const char *kw_after(const char *s, const struct word *w)
+{
+	size_t j;
+
+	if (!s || !w->p || s[0] != w->p[0])
+		return NULL;
+	/* A word holds no blank: a blank in s ends its word there. */
+	for (j = 0; j < w->len; j++)
+		if (s[j] != w->p[j] || !s[j])
+			return NULL;
+	if (s[j] == ' ')
+		return s + j + 1;
+	return s[j] ? NULL : s + j;
+}
+
+/* The keywords whose first word is w, past it: any? */
+static bool kw_first(struct kw_find *f, const struct word *w)
+{
+	const struct word v = *w;
+	size_t n = 0;
+
+	for (size_t j = 0; j < NKW; j++) {
+		const char *s = kw_after(match_kws[j].words, &v);
+
+		if (!s)
+			continue;
+		if (!n++)
+			f->lo = f->hi = j;
+		while (f->hi < j)
+			f->at[f->hi++] = NULL;
+		f->at[f->hi++] = s;
+	}
+	return n;
+}
+
+/* Move the keywords whose next word is w past it, the others out: any left? */
+static bool narrow(struct kw_find *f, const struct word *w)
+{
+	const struct word v = *w; /* not reread after each store to at[] */
+	size_t lo = f->hi, hi = f->lo;
+
+	for (size_t j = f->lo; j < f->hi; j++) {
+		const char *s = kw_after(f->at[j], &v);
+
+		f->at[j] = s;
+		if (s) {
+			lo = lo < j ? lo : j;
+			hi = j + 1;
+		}
+	}
+	f->lo = lo;
+	f->hi = hi;
+	return lo < hi;
+}
+
+/* Is w the next word of a keyword? */
+static bool goes_on(const struct kw_find *f, const struct word *w)
+{
+	for (size_t j = f->lo; j < f->hi; j++)
+		if (kw_after(f->at[j], w))
+			return true;
+	return false;
+}
+
+/* The words the keywords need next, each once, in the table's order: "sport or dport". */
+static const char *choices(const struct kw_find *f, char *buf, size_t size)
+{
+	const char *w[NKW];
+	size_t wn[NKW], n = 0, len = 0;
+
+	for (size_t j = f->lo; j < f->hi; j++) {
+		const char *s = f->at[j];
+		size_t k, wl = s ? strcspn(s, " ") : 0;
+
+		for (k = 0; wl && k < n && !(wn[k] == wl && !memcmp(w[k], s, wl)); k++)
+			;
+		if (wl && k == n) {
+			w[n] = s;
+			wn[n++] = wl;
+		}
+	}
+	buf[0] = 0;
+	for (size_t k = 0; k < n && len < size; k++)
+		len += snprintf(buf + len, size - len, "%s%.*s",
+				!k ? "" : k == n - 1 ? " or " : ", ", (int)wn[k], w[k]);
+	return buf;
 }
 
 int rp_match(struct rp *p)
 {
-	struct dynpf_match *m = &p->r->m;
-	size_t col = p->cur.col;
-	const struct name_val *nv;
-	__u32 lo, hi, v;
+	const struct match_kw *k = NULL;
+	struct kw_find f;
+	char buf[128];
 	int e;
 
-	if (rp_is(p, "iif")) {
-		if ((e = slot_take(p, SLOT_IIF, "iif", col)) ||
-		    (e = rp_need_ifindex(p, "an interface name or index", &m->ifindex)))
-			return e;
-		m->fields |= DYNPF_M_IFINDEX;
-		return 0;
+	p->col = p->cur.col;
+	if (!kw_first(&f, &p->cur)) {
+		if (rp_is(p, "id") || rp_is(p, "prio"))
+			return rp_expected_why(p, "a match or an action",
+					       "'id', then 'prio', come first");
+		return rp_expected(p, "a match or an action");
 	}
-	if (rp_is(p, "ether")) {
-		if ((e = rp_need(p, "saddr, daddr or type")))
-			return e;
-		if (rp_is(p, "saddr") || rp_is(p, "daddr")) {
-			bool src = rp_is(p, "saddr");
-			const char *what = src ? "ether saddr" : "ether daddr";
+	/*
+	 * The keyword's next words: after a whole keyword (`ip`), a word that
+	 * goes on with a longer one (`saddr`) is taken if it is there; inside
+	 * a keyword (`tcp`), one of the words that go on must follow.
+	 */
+	while (!k) {
+		const struct match_kw *whole = NULL;
+		bool more = false;
+		struct word w;
 
-			if ((e = slot_take(p, src ? SLOT_ETH_SRC : SLOT_ETH_DST, what, col)) ||
-			    (e = rp_need(p, "a MAC address (02:00:00:00:00:01)")))
-				return e;
-			if (!word_mac(&p->cur, src ? m->eth_src : m->eth_dst))
-				return rp_expected(p, "a MAC address (02:00:00:00:00:01)");
-			m->fields |= src ? DYNPF_M_ETH_SRC : DYNPF_M_ETH_DST;
-			stack_match(p, what, col);
-			return 0;
+		for (size_t j = f.lo; j < f.hi; j++) {
+			if (f.at[j] && *f.at[j])
+				more = true;
+			else if (f.at[j])
+				whole = &match_kws[j];
 		}
-		if (!rp_is(p, "type"))
-			return rp_expected(p, "saddr, daddr or type");
-		if ((e = slot_take(p, SLOT_ETHERTYPE, "ether type", col)) ||
-		    (e = rp_need(p, "an ethertype (ip ip6 arp mpls or 0-0xffff)")))
-			return e;
-		if ((nv = nv_lookup(lang_ethertypes, &p->cur)))
-			v = nv->val;
-		else if (!word_num(&p->cur, 0xffff, &v))
-			return rp_expected(p, "an ethertype (ip ip6 arp mpls or 0-0xffff)");
-		if (m->family && ethertype_family(v) && ethertype_family(v) != m->family)
-			return rp_fail(p, col,
-				     "family conflict: 'ether type' matches IPv%u, '%s' at column %zu matches IPv%u",
-				     ethertype_family(v), p->fam_what, p->fam_col, m->family);
-		m->ethertype = v;
-		m->fields |= DYNPF_M_ETHERTYPE;
-		stack_match(p, "ether type", col);
-		return 0;
+		if (!more) {
+			k = whole;
+		} else if (whole) {
+			w = rp_peek(p);
+			if (narrow(&f, &w))
+				rp_next(p);
+			else
+				k = whole;
+		} else {
+			rp_next(p);
+			if (!goes_on(&f, &p->cur))
+				return rp_expected(p, choices(&f, buf, sizeof(buf)));
+			narrow(&f, &p->cur);
+		}
 	}
-	if (rp_is(p, "vlan")) {
-		if ((e = rp_need(p, "id")))
-			return e;
-		if (!rp_is(p, "id"))
-			return rp_expected(p, "id");
-		if ((e = slot_take(p, SLOT_VLAN, "vlan id", col)) ||
-		    (e = rp_need(p, "a VLAN id (0-4095)")))
-			return e;
-		if (!word_num(&p->cur, 4095, &v))
-			return rp_expected(p, "a VLAN id (0-4095)");
-		m->vlan = v;
-		m->fields |= DYNPF_M_VLAN;
-		stack_match(p, "vlan id", col);
-		return 0;
-	}
-	if (rp_is(p, "ip"))
-		return ip_match(p, 4, col);
-	if (rp_is(p, "ip6"))
-		return ip_match(p, 6, col);
-	if (rp_is(p, "proto")) {
-		if ((e = slot_take(p, SLOT_PROTO, "proto", col)) ||
-		    (e = rp_need(p, PROTO_WHAT)))
-			return e;
-		if ((nv = nv_lookup(lang_ipprotos, &p->cur)))
-			v = nv->val;
-		else if (!word_num(&p->cur, 0xff, &v))
-			return rp_expected(p, PROTO_WHAT);
-		if ((e = proto_set(p, v, "proto", col)) || (e = th_proto_check(p)))
-			return e;
-		stack_match(p, "proto", col);
-		return 0;
-	}
-	if (rp_is(p, "frag")) {
-		if ((e = slot_take(p, SLOT_FRAG, "frag", col)) ||
-		    (e = rp_need(p, "none, any, first or later")))
-			return e;
-		if (!(nv = nv_lookup(lang_frags, &p->cur)))
-			return rp_expected(p, "none, any, first or later");
-		m->frag = nv->val;
-		m->fields |= DYNPF_M_FRAG;
-		stack_match(p, "frag", col);
-		return 0;
-	}
-	if (rp_is(p, "ttl") || rp_is(p, "hoplimit")) {
-		const char *what = rp_is(p, "ttl") ? "ttl" : "hoplimit";
-
-		if ((e = slot_take(p, SLOT_TTL, what, col)) ||
-		    (e = rp_need_range(p, "a TTL or range (0-255)", 0xff, &lo, &hi)))
-			return e;
-		m->ttl_lo = lo;
-		m->ttl_hi = hi;
-		m->fields |= DYNPF_M_TTL;
-		stack_match(p, what, col);
-		return 0;
-	}
-	if (rp_is(p, "dscp")) {
-		if ((e = slot_take(p, SLOT_DSCP, "dscp", col)) || (e = rp_need(p, "a DSCP (0-63)")))
-			return e;
-		if (!word_num(&p->cur, 63, &v))
-			return rp_expected(p, "a DSCP (0-63)");
-		m->dscp = v;
-		m->fields |= DYNPF_M_DSCP;
-		stack_match(p, "dscp", col);
-		return 0;
-	}
-	if (rp_is(p, "tcp")) {
-		if ((e = rp_need(p, "sport, dport, flags, option, mss or wscale")))
-			return e;
-		if (rp_is(p, "flags"))
-			return tcp_flags_match(p, col);
-		if (rp_is(p, "option"))
-			return tlv_match(p, &lang_tlv_kinds[0], col);
-		if (rp_is(p, "mss"))
-			return val_match(p, &lang_val_kinds[DYNPF_V_MSS - 1], col);
-		if (rp_is(p, "wscale"))
-			return val_match(p, &lang_val_kinds[DYNPF_V_WSCALE - 1], col);
-		return ports(p, 0, col);
-	}
-	if (rp_is(p, "udp") || rp_is(p, "th")) {
-		int kind = rp_is(p, "udp") ? 1 : 2;
-
-		if ((e = rp_need(p, "sport or dport")))
-			return e;
-		return ports(p, kind, col);
-	}
-	if (rp_is(p, "error")) {
-		if ((e = slot_take(p, SLOT_ERROR, "error", col)) ||
-		    (e = rp_need(p, ERROR_WHAT)))
-			return e;
-		if (!(nv = nv_lookup(lang_err_names, &p->cur)))
-			return rp_expected(p, ERROR_WHAT);
-		m->error = nv->val;
-		m->fields |= DYNPF_M_ERROR;
-		return 0;
-	}
-	if (rp_is(p, "srh")) {
-		if ((e = rp_need(p, "tlv or segleft")))
-			return e;
-		if (rp_is(p, "tlv"))
-			return tlv_match(p, &lang_tlv_kinds[5], col);
-		if (rp_is(p, "segleft"))
-			return val_match(p, &lang_val_kinds[DYNPF_V_SEGLEFT - 1], col);
-		return rp_expected(p, "tlv or segleft");
-	}
-	if (rp_is(p, "geneve")) {
-		if ((e = rp_need(p, "option")))
-			return e;
-		if (!rp_is(p, "option"))
-			return rp_expected(p, "option");
-		return tlv_match(p, &lang_tlv_kinds[6], col);
-	}
-	if (rp_is(p, "vni"))
-		return val_match(p, &lang_val_kinds[DYNPF_V_VNI - 1], col);
-	if (rp_is(p, "gtpu") || rp_is(p, "mpls") || rp_is(p, "gre")) {
-		const char *sub = rp_is(p, "gtpu") ? "teid" : rp_is(p, "mpls") ? "label" : "key";
-		int field = rp_is(p, "gtpu") ? DYNPF_V_TEID : rp_is(p, "mpls") ? DYNPF_V_MPLS_LABEL
-									: DYNPF_V_GRE_KEY;
-
-		if ((e = rp_need(p, sub)))
-			return e;
-		if (!rp_is(p, sub))
-			return rp_expected(p, sub);
-		return val_match(p, &lang_val_kinds[field - 1], col);
-	}
-	if (rp_is(p, "inner")) {
-		if ((e = slot_take(p, SLOT_INNER, "inner", col)))
-			return e;
-		if (p->stack_col)
-			return rp_fail(p, col,
-				     "'inner' after '%s' at column %zu: a rule's header matches all refer to one stack, so they all come after 'inner'",
-				     p->stack_what, p->stack_col);
-		m->stack = 1;
-		return 0;
-	}
-	if (rp_is(p, "id") || rp_is(p, "prio"))
-		return rp_expected_why(p, "a match or an action", "'id', then 'prio', come first");
-	return rp_expected(p, "a match or an action");
+	if ((e = claim(p, k)) || (k->parse && (e = k->parse(p, k))))
+		return e;
+	p->r->m.fields |= k->field;
+	if (k->stack)
+		stack_match(p, k->words, p->col);
+	/* `th` ports and `proto`: whichever comes second sees the conflict. */
+	if (k->field & (DYNPF_M_PROTO | DYNPF_M_SPORT | DYNPF_M_DPORT))
+		return th_proto_check(p);
+	return 0;
 }

@@ -104,20 +104,13 @@ const struct name_val *nv_lookup(const struct name_val *t, const struct word *w)
 }
 
 const struct tlv_kind lang_tlv_kinds[] = {
-	{ "tcp option", DYNPF_TLV_TCP_OPT, tcp_opts, false, false,
-	  "a TCP option (eol nop mss wscale sack-perm sack ts mptcp or 0-255)" },
-	{ "ip option", DYNPF_TLV_IPV4_OPT, ip_opts, false, false,
-	  "an IPv4 option (eol nop rr ts ra or 0-255)" },
-	{ "ip6 exthdr", DYNPF_TT_EXT, exthdrs, true, true,
-	  "an extension header (hopopts routing fragment dstopts ah esp, or 0 43 44 60 51 50)" },
-	{ "ip6 hbh option", DYNPF_TLV_IPV6_HBH, ip6_opts, false, false,
-	  "a hop-by-hop option (pad1 padn ra jumbo or 0-255)" },
-	{ "ip6 dst option", DYNPF_TLV_IPV6_DST, ip6_opts, false, false,
-	  "a destination option (pad1 padn ra jumbo or 0-255)" },
-	{ "srh tlv", DYNPF_TLV_SRH_TLV, srh_tlvs, false, false,
-	  "an SRH TLV (pad1 padn hmac or 0-255)" },
-	{ "geneve option", DYNPF_TLV_GENEVE_OPT, NULL, false, false,
-	  "a Geneve option CLASS:TYPE (0-0xffff:0-0xff)" },
+	{ "tcp option", DYNPF_TLV_TCP_OPT, tcp_opts, false },
+	{ "ip option", DYNPF_TLV_IPV4_OPT, ip_opts, false },
+	{ "ip6 exthdr", DYNPF_TT_EXT, exthdrs, true },
+	{ "ip6 hbh option", DYNPF_TLV_IPV6_HBH, ip6_opts, false },
+	{ "ip6 dst option", DYNPF_TLV_IPV6_DST, ip6_opts, false },
+	{ "srh tlv", DYNPF_TLV_SRH_TLV, srh_tlvs, false },
+	{ "geneve option", DYNPF_TLV_GENEVE_OPT, NULL, false },
 	{},
 };
 
@@ -130,13 +123,13 @@ const struct tlv_kind *tlv_kind_of(__u32 family)
 }
 
 const struct val_kind lang_val_kinds[] = {
-	{ DYNPF_V_MSS, "tcp mss", true, "an MSS or range (0-65535)" },
-	{ DYNPF_V_WSCALE, "tcp wscale", true, "a window scale or range (0-255)" },
-	{ DYNPF_V_VNI, "vni", false, "a VNI or range (0-16777215)" },
-	{ DYNPF_V_SEGLEFT, "srh segleft", true, "a segments-left value or range (0-255)" },
-	{ DYNPF_V_TEID, "gtpu teid", false, "a TEID or range (0-4294967295)" },
-	{ DYNPF_V_MPLS_LABEL, "mpls label", false, "an MPLS label or range (0-1048575)" },
-	{ DYNPF_V_GRE_KEY, "gre key", false, "a GRE key or range (0-4294967295)" },
+	{ DYNPF_V_MSS, "tcp mss" },
+	{ DYNPF_V_WSCALE, "tcp wscale" },
+	{ DYNPF_V_VNI, "vni" },
+	{ DYNPF_V_SEGLEFT, "srh segleft" },
+	{ DYNPF_V_TEID, "gtpu teid" },
+	{ DYNPF_V_MPLS_LABEL, "mpls label" },
+	{ DYNPF_V_GRE_KEY, "gre key" },
 };
 _Static_assert(ARRAY_SIZE(lang_val_kinds) == DYNPF_V_MAX - 1, "a val_kind per DYNPF_V_*");
 
