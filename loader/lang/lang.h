@@ -12,6 +12,7 @@
  *   ruleset.c  a whole rule (id, prio, matches, action), rule ids,
  *              settings, rule files and rule sets
  *   print.c    a rule back to its normalized text
+ *   classify.c the native reference classifier (lang/classify.h)
  */
 #ifndef DYNPF_LANG_LANG_H
 #define DYNPF_LANG_LANG_H
