@@ -41,6 +41,8 @@ SKELS     := $(patsubst %.bpf.c,$(OUT)/%.skel.h,$(notdir $(BPF_SRCS)))
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard loader/*/*.c))
 LOADER_HDRS := $(wildcard loader/*/*.h)
 LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS)) $(OUT)/native.o
+# The rule language (loader/lang/): the unit tests and fuzz targets link it alone.
+LANG_SRCS := $(wildcard loader/lang/*.c)
 NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
 
@@ -98,15 +100,15 @@ $(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
-RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) loader/lang/rules_lang.c
-$(BUILD)/test_rules: $(RULES_TEST_SRCS) loader/lang/rules_lang.h $(UNIT_HDRS) | $(BUILD)
+RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) $(LANG_SRCS)
+$(BUILD)/test_rules: $(RULES_TEST_SRCS) $(wildcard loader/lang/*.h) $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(RULES_TEST_SRCS) -o $@
 
 # The control channel and classifier against the real programs (root).
 CTRL_TEST_OBJS := $(addprefix $(OUT)/loader/,channel/ring.o lib/progs.o lib/log.o channel/ruleset.o \
-		    lang/rules_lang.o lib/util.o) \
-		  $(OUT)/native.o
+		    lib/util.o) \
+		  $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LANG_SRCS)) $(OUT)/native.o
 CTRL_TEST_SRCS := $(wildcard tests/ctrl/*.c) $(UNIT)
 $(BUILD)/test_ctrl: $(CTRL_TEST_SRCS) $(CTRL_TEST_OBJS) $(UNIT_HDRS) | $(BUILD)
 	$(call msg,CC,$@)
@@ -126,9 +128,9 @@ FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := parse rules ctrlmsg request
 FUZZ_BINS    := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
 FUZZ_parse_SRCS   := parsers/native.c loader/replay/pktfmt.c
-FUZZ_rules_SRCS   := loader/lang/rules_lang.c
-FUZZ_ctrlmsg_SRCS := loader/lang/rules_lang.c
-FUZZ_request_SRCS := loader/daemon/request.c loader/lang/rules_lang.c loader/daemon/config.c \
+FUZZ_rules_SRCS   := $(LANG_SRCS)
+FUZZ_ctrlmsg_SRCS := $(LANG_SRCS)
+FUZZ_request_SRCS := loader/daemon/request.c $(LANG_SRCS) loader/daemon/config.c \
 		     loader/lib/log.c
 FUZZ_parse_LIBS   := -ljson-c
 FUZZ_request_LIBS := -ljson-c -lbpf

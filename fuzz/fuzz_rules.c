@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * libFuzzer target: the rule language (loader/lang/rules_lang.c) over any text.
+ * libFuzzer target: the rule language (loader/lang/) over any text.
  *
  * A rule file either fails with a message naming file:line:column, or
  * yields rules that (1) the control channel's validator accepts

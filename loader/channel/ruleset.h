@@ -1,24 +1,17 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Rule sets in user space: the native classifier (the reference the BPF
- * one is compared with), loading a rule set through the control channel,
- * and verdicts as JSON and text.
+ * Rule sets through the control channel: loading one, reading the active
+ * one back, and verdicts as JSON. The native classifier (the reference the
+ * BPF one is compared with) is lang/classify.h, included for its users.
  */
-#ifndef DYNPF_LOADER_CLASSIFY_H
-#define DYNPF_LOADER_CLASSIFY_H
+#ifndef DYNPF_CHANNEL_RULESET_H
+#define DYNPF_CHANNEL_RULESET_H
 
 #include <json-c/json.h>
 
 #include "channel/ring.h"
+#include "lang/classify.h"
 #include "lang/rules_lang.h"
-
-/*
- * Classify p with every rule of rs in (prio, id) order, the first terminal
- * match deciding (docs/rules.md). Rate state is not kept: limit rules
- * always conform, sample rules always act.
- */
-void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
-			   struct dynpf_verdict *v);
 
 /*
  * Load rs through the control channel as one transaction; with old (the

@@ -7,8 +7,9 @@
  * then by type), so the normalized text of a rule (dynpf_rule_format) parses
  * back to the same bytes, and formats to the same text.
  *
- * No I/O but reading a rule file, no json-c, no libbpf: the unit tests link
- * this file alone.
+ * No I/O but reading a rule file, no json-c, no libbpf: the unit tests and
+ * the fuzz targets link loader/lang/ alone (the Makefile's LANG_SRCS). Its
+ * files, and what each holds: lang/lang.h.
  */
 #ifndef DYNPF_RULES_LANG_H
 #define DYNPF_RULES_LANG_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * Unit tests of the rule language (loader/lang/rules_lang.c, docs/rules.md):
+ * Unit tests of the rule language (loader/lang/, docs/rules.md):
  * every match and action keyword into its struct fields, every error with
  * its FILE:LINE:COLUMN, the round trip text -> rule -> text -> rule, and
  * hostile input. Every rule parsed here is also formatted, parsed back and
