@@ -37,6 +37,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
+#include "attach/attach.h"
 #include "channel/ruleset.h"
 #include "cli/cmds.h"
 #include "daemon/config.h"
@@ -54,10 +55,9 @@
 struct attachment {
 	struct dynpf_iface_cfg cfg;
 	int ifindex;
-	struct bpf_link *link; /* tcx */
-	bool clsact;           /* TC through clsact and cls_bpf, not tcx */
-	uint32_t slot;         /* its counters' slot (dynpf_ifslots) */
-	char how[96];          /* how it is attached, for status */
+	struct dynpf_tc_link tc; /* TC: its tcx link (pinned), or dynpf's clsact filter */
+	uint32_t slot;           /* its counters' slot (dynpf_ifslots) */
+	char how[96];            /* how it is attached, for status */
 };
 
 struct daemon {
@@ -73,17 +73,6 @@ struct daemon {
 	int lockfd; /* the pin directory, flock()ed: one daemon per pin_dir */
 	bool stop;
 };
-
-/* journald takes the priority from a "<N>" prefix on stderr lines. */
-#define dlog(prio, ...)                                                        \
-	do {                                                                   \
-		fprintf(stderr, "<%d>dynpf: ", prio);                          \
-		fprintf(stderr, __VA_ARGS__);                                  \
-		fputc('\n', stderr);                                           \
-	} while (0)
-#define LOG_E 3
-#define LOG_W 4
-#define LOG_I 6
 
 static int mkdir_p(const char *path, mode_t mode)
 {
@@ -130,6 +119,28 @@ static void pin_path(const struct daemon *d, const char *name, char *out, size_t
 		out[0] = 0;
 }
 
+static void tc_link_path(const struct daemon *d, const struct attachment *a, char *out, size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "link_%s_%s", a->cfg.name,
+		 a->cfg.hook == DYNPF_ATTACH_TC_INGRESS ? "ingress" : "egress");
+	pin_path(d, name, out, len);
+}
+
+/*
+ * Marks, in the pin directory, that dynpf made the clsact qdisc of an
+ * interface (bpffs holds directories, not files): whoever detaches dynpf's
+ * last filter from it removes it, if no other filter is left on it.
+ */
+static void clsact_mark_path(const struct daemon *d, const char *ifname, char *out, size_t len)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "clsact_%s", ifname);
+	pin_path(d, name, out, len);
+}
+
 /* Open, size, pin the maps (reusing pinned ones), load. */
 static int load_programs(struct daemon *d)
 {
@@ -152,7 +163,8 @@ static int load_programs(struct daemon *d)
 		p_err("cannot size the rule tables: %s", strerror(-err));
 		return err;
 	}
-	/* tcx needs the attach types in the programs. */
+	/* The tcx attach types in the programs, as earlier daemons loaded them
+	 * for their pinned links (attach/ needs none: bpf_link_create). */
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_ingress, BPF_TCX_INGRESS);
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
 	pin_path(d, "dynpf_state", path, sizeof(path));
@@ -176,9 +188,99 @@ static int load_programs(struct daemon *d)
 	return 0;
 }
 
-static const char *xdp_mode_name(int flags)
+/* The pid holding a flock() on the file st describes (/proc/locks), or 0. */
+static long lock_holder(const struct stat *st)
 {
-	return flags & XDP_FLAGS_SKB_MODE ? "generic" : "native";
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	while (f && !pid && fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long ino;
+		long p;
+
+		/* "1: FLOCK  ADVISORY  WRITE 2040 00:19:19548 0 EOF" */
+		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
+		    maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino)
+			pid = p;
+	}
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/*
+ * One daemon per pin directory: a second one would take the control ring
+ * (and its in-flight messages) from under the first, and re-attach its
+ * interfaces. The lock goes with the process, kill -9 included.
+ */
+int dynpf_lock_pin_dir(const char *dir, const char *hint)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		p_err("cannot open %s: %s", dir, strerror(-err));
+		return err;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		long pid;
+
+		err = -errno;
+		pid = err == -EWOULDBLOCK && !fstat(fd, &st) ? lock_holder(&st) : 0;
+		if (err != -EWOULDBLOCK)
+			p_err("cannot lock %s: %s", dir, strerror(-err));
+		else if (pid)
+			p_err("a dynpf daemon (pid %ld) runs with the pin directory %s: %s", pid,
+			      dir, hint);
+		else
+			p_err("a dynpf daemon runs with the pin directory %s: %s", dir, hint);
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static enum dynpf_xdp_mode xdp_mode(const struct attachment *a)
+{
+	return a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? DYNPF_XDP_GENERIC : DYNPF_XDP_NATIVE;
+}
+
+/* A dynpf XDP program there (an earlier daemon's): ours replaced in place. */
+static int xdp_replace(struct attachment *a, struct bpf_program *prog, __u32 id)
+{
+	int flags = dynpf_xdp_mode_flags(xdp_mode(a));
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id), err;
+
+	if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len)) {
+		if (fd >= 0)
+			close(fd);
+		p_err("%s: cannot inspect the XDP program (id %u) attached", a->cfg.name, id);
+		return -EBUSY;
+	}
+	if (strncmp(info.name, "dynpf_xdp", 9)) {
+		close(fd);
+		p_err("%s: another XDP program is attached (id %u, '%s'): detach it first "
+		      "(ip link set dev %s xdp off, or xdp-loader unload %s --all)",
+		      a->cfg.name, id, info.name, a->cfg.name, a->cfg.name);
+		return -EBUSY;
+	}
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
+	err = bpf_xdp_attach(a->ifindex, bpf_program__fd(prog), flags | XDP_FLAGS_REPLACE, &o);
+	close(fd);
+	if (err) {
+		p_err("%s: cannot replace the XDP program of the last daemon: %s", a->cfg.name,
+		      strerror(-err));
+		return err;
+	}
+	snprintf(a->how, sizeof(a->how), "xdp %s, replaced in place",
+		 dynpf_xdp_mode_name(xdp_mode(a)));
+	return 0;
 }
 
 /*
@@ -190,121 +292,56 @@ static int attach_xdp(struct daemon *d, struct attachment *a)
 {
 	struct bpf_program *prog = a->cfg.frags ? d->skel->progs.dynpf_xdp_frags
 						: d->skel->progs.dynpf_xdp;
-	int flags = a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? XDP_FLAGS_SKB_MODE
-							   : XDP_FLAGS_DRV_MODE;
+	const char *mode = dynpf_xdp_mode_name(xdp_mode(a));
+	struct xdp_program *xp;
+	struct xdp_multiprog *mp;
 	__u32 id = 0;
 	int err;
 
-	if (!bpf_xdp_query_id(a->ifindex, 0, &id) && id) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len)) {
-			if (fd >= 0)
-				close(fd);
-			p_err("%s: cannot inspect the XDP program (id %u) attached", a->cfg.name, id);
-			return -EBUSY;
-		}
-		if (strncmp(info.name, "dynpf_xdp", 9)) {
-			close(fd);
-			p_err("%s: another XDP program is attached (id %u, '%s'): detach it first "
-			      "(ip link set dev %s xdp off, or xdp-loader unload %s --all)",
-			      a->cfg.name, id, info.name, a->cfg.name, a->cfg.name);
-			return -EBUSY;
-		}
-		LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = fd);
-		err = bpf_xdp_attach(a->ifindex, bpf_program__fd(prog), flags | XDP_FLAGS_REPLACE, &o);
-		close(fd);
-		if (err) {
-			p_err("%s: cannot replace the XDP program of the last daemon: %s", a->cfg.name,
-			      strerror(-err));
-			return err;
-		}
-		snprintf(a->how, sizeof(a->how), "xdp %s, replaced in place", xdp_mode_name(flags));
-		return 0;
-	}
-	{
-		struct xdp_program *xp = xdp_program__from_fd(bpf_program__fd(prog));
-		struct xdp_multiprog *mp;
-
-		err = libxdp_get_error(xp);
-		if (err) {
-			p_err("%s: libxdp cannot use the program: %s", a->cfg.name, strerror(-err));
-			return err;
-		}
-		err = xdp_program__attach(xp, a->ifindex,
-					  flags & XDP_FLAGS_SKB_MODE ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
-		if (err) {
-			xdp_program__close(xp);
-			p_err("%s: cannot attach XDP (%s mode): %s", a->cfg.name, xdp_mode_name(flags),
-			      strerror(-err));
-			return err;
-		}
-		mp = xdp_multiprog__get_from_ifindex(a->ifindex);
-		snprintf(a->how, sizeof(a->how), "xdp %s, libxdp %s", xdp_mode_name(flags),
-			 !libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp)
-				 ? "dispatcher"
-				 : "single program (no dispatcher)");
-		if (!libxdp_get_error(mp))
-			xdp_multiprog__close(mp);
-		xdp_program__close(xp);
-	}
-	return 0;
-}
-
-static void tc_link_path(const struct daemon *d, const struct attachment *a, char *out, size_t len)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "link_%s_%s", a->cfg.name,
-		 a->cfg.hook == DYNPF_ATTACH_TC_INGRESS ? "ingress" : "egress");
-	pin_path(d, name, out, len);
-}
-
-/*
- * Marks, in the pin directory, that dynpf made the clsact qdisc of an
- * interface (bpffs holds directories, not files): whoever detaches dynpf's
- * last filter from it removes it, if no other filter is left on it.
- */
-static void clsact_mark_path(struct daemon *d, const char *ifname, char *out, size_t len)
-{
-	char name[64];
-
-	snprintf(name, sizeof(name), "clsact_%s", ifname);
-	pin_path(d, name, out, len);
-}
-
-/* TC through clsact: dynpf's cls_bpf filter, replaced in place if there. */
-static int attach_clsact(struct daemon *d, struct attachment *a, struct bpf_program *prog,
-			 const char *why)
-{
-	bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS, replaced, created;
-	char path[PATH_MAX];
-	int err;
-
-	err = dynpf_clsact_attach(a->ifindex, ingress, bpf_program__fd(prog), &replaced, &created);
+	if (!bpf_xdp_query_id(a->ifindex, 0, &id) && id)
+		return xdp_replace(a, prog, id);
+	xp = xdp_program__from_fd(bpf_program__fd(prog));
+	err = libxdp_get_error(xp);
 	if (err) {
-		p_err("%s: cannot attach the cls_bpf filter to clsact (%s): %s", a->cfg.name,
-		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+		p_err("%s: libxdp cannot use the program: %s", a->cfg.name, strerror(-err));
 		return err;
 	}
-	if (created) {
-		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
-		if (mkdir(path, 0700) && errno != EEXIST)
-			dlog(LOG_W, "%s: cannot mark the clsact qdisc as dynpf's at %s: %s",
-			     a->cfg.name, path, strerror(errno));
+	err = xdp_program__attach(xp, a->ifindex,
+				  xdp_mode(a) == DYNPF_XDP_GENERIC ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+	if (err) {
+		xdp_program__close(xp);
+		p_err("%s: cannot attach XDP (%s mode): %s", a->cfg.name, mode, strerror(-err));
+		return err;
 	}
-	a->clsact = true;
-	snprintf(a->how, sizeof(a->how), "clsact filter %#x prio %#x%s%s", DYNPF_CLSACT_HANDLE,
-		 DYNPF_CLSACT_PRIO, replaced ? ", replaced in place" : "", why);
+	mp = xdp_multiprog__get_from_ifindex(a->ifindex);
+	snprintf(a->how, sizeof(a->how), "xdp %s, libxdp %s", mode,
+		 !libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp)
+			 ? "dispatcher"
+			 : "single program (no dispatcher)");
+	if (!libxdp_get_error(mp))
+		xdp_multiprog__close(mp);
+	xdp_program__close(xp);
 	return 0;
 }
 
-/* tcx missing from the kernel: link_create refuses the attach type. */
-static bool no_tcx(int err)
+/* An earlier daemon's tcx link pinned at path: prog in it, in place. */
+static bool tcx_update(struct attachment *a, const char *path, int prog_fd)
 {
-	return err == -EINVAL || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */;
+	int fd = access(path, F_OK) ? -1 : bpf_obj_get(path);
+
+	if (fd < 0)
+		return false;
+	if (bpf_link_update(fd, prog_fd, NULL)) {
+		/* The interface went away and came back: a fresh link. */
+		unlink(path);
+		close(fd);
+		return false;
+	}
+	a->tc.fd = fd;
+	a->tc.ifindex = a->ifindex;
+	a->tc.ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
+	snprintf(a->how, sizeof(a->how), "tcx link, replaced in place");
+	return true;
 }
 
 /*
@@ -314,48 +351,50 @@ static bool no_tcx(int err)
  */
 static int attach_tc(struct daemon *d, struct attachment *a)
 {
-	struct bpf_program *prog = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS
-					   ? d->skel->progs.dynpf_tc_ingress
-					   : d->skel->progs.dynpf_tc_egress;
 	bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
-	char path[PATH_MAX], why[96];
+	int prog_fd = bpf_program__fd(ingress ? d->skel->progs.dynpf_tc_ingress
+					      : d->skel->progs.dynpf_tc_egress);
+	enum dynpf_tc_mode mode = d->cfg.tc_mode;
+	char path[PATH_MAX], why[96] = "";
 	uint32_t old_id = 0;
 	int err;
 
-	if (d->cfg.tc_mode == DYNPF_TC_CLSACT)
-		return attach_clsact(d, a, prog, "");
-	if (d->cfg.tc_mode == DYNPF_TC_AUTO && !dynpf_clsact_query(a->ifindex, ingress, &old_id) &&
-	    old_id)
-		return attach_clsact(d, a, prog, "");
+	if (mode == DYNPF_TC_AUTO && !dynpf_clsact_query(a->ifindex, ingress, &old_id) && old_id)
+		mode = DYNPF_TC_CLSACT;
 	tc_link_path(d, a, path, sizeof(path));
-	a->link = access(path, F_OK) ? NULL : bpf_link__open(path);
-	if (a->link && !libbpf_get_error(a->link)) {
-		err = bpf_link__update_program(a->link, prog);
-		if (!err) {
-			snprintf(a->how, sizeof(a->how), "tcx link, replaced in place");
-			return 0;
-		}
-		/* The interface went away and came back: a fresh link. */
-		bpf_link__unpin(a->link);
-		bpf_link__destroy(a->link);
+	if (mode != DYNPF_TC_CLSACT && tcx_update(a, path, prog_fd))
+		return 0;
+	err = dynpf_tc_attach(&a->tc, prog_fd, a->ifindex, ingress, mode);
+	if (a->tc.tcx_err) {
+		pr_warn("%s: no tcx link (%s): this kernel has no tcx (6.6+); using clsact\n",
+			a->cfg.name, strerror(-a->tc.tcx_err));
+		snprintf(why, sizeof(why), " (no tcx: %s)", strerror(-a->tc.tcx_err));
 	}
-	a->link = bpf_program__attach_tcx(prog, a->ifindex, NULL);
-	err = libbpf_get_error(a->link);
 	if (err) {
-		a->link = NULL;
-		if (d->cfg.tc_mode == DYNPF_TC_AUTO && no_tcx(err)) {
-			dlog(LOG_W, "%s: no tcx link (%s): this kernel has no tcx (6.6+); using clsact",
-			     a->cfg.name, strerror(-err));
-			snprintf(why, sizeof(why), " (no tcx: %s)", strerror(-err));
-			return attach_clsact(d, a, prog, why);
-		}
-		p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
-		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+		if (mode == DYNPF_TC_CLSACT || a->tc.tcx_err)
+			p_err("%s: cannot attach the cls_bpf filter to clsact (%s): %s", a->cfg.name,
+			      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+		else
+			p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
+			      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
 		return err;
 	}
-	err = bpf_link__pin(a->link, path);
+	if (a->tc.clsact) {
+		if (a->tc.created) {
+			clsact_mark_path(d, a->cfg.name, path, sizeof(path));
+			if (mkdir(path, 0700) && errno != EEXIST)
+				pr_warn("%s: cannot mark the clsact qdisc as dynpf's at %s: %s\n",
+					a->cfg.name, path, strerror(errno));
+		}
+		snprintf(a->how, sizeof(a->how), "clsact filter %#x prio %#x%s%s",
+			 DYNPF_CLSACT_HANDLE, DYNPF_CLSACT_PRIO,
+			 a->tc.replaced ? ", replaced in place" : "", why);
+		return 0;
+	}
+	err = bpf_obj_pin(a->tc.fd, path) ? -errno : 0;
 	if (err) {
 		p_err("%s: cannot pin the tcx link at %s: %s", a->cfg.name, path, strerror(-err));
+		dynpf_tc_detach(&a->tc);
 		return err;
 	}
 	snprintf(a->how, sizeof(a->how), "tcx link");
@@ -389,7 +428,7 @@ static uint32_t ifslot_get(struct daemon *d, int ifindex)
 	for (slot = 1; slot < DYNPF_IF_SLOTS && used[slot]; slot++)
 		;
 	if (slot == DYNPF_IF_SLOTS || ncpu < 0) {
-		dlog(LOG_W, "ifindex %d: no counter slot left: counted with the others", ifindex);
+		pr_warn("ifindex %d: no counter slot left: counted with the others\n", ifindex);
 		return 0;
 	}
 	/* A slot given out again starts from zero. */
@@ -418,71 +457,107 @@ static void ifslot_put(struct daemon *d, int ifindex)
 		bpf_map_update_elem(bpf_map__fd(d->skel->maps.dynpf_ifslots), &k, &zero, BPF_ANY);
 }
 
+/* ---- attach, detach ---------------------------------------------------------- */
+
+static void attachment_init(struct attachment *a, const struct dynpf_iface_cfg *cfg)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg = *cfg;
+	a->tc = (struct dynpf_tc_link)DYNPF_TC_LINK_INIT;
+}
+
+/* a (its cfg and ifindex set) attached, with its counters' slot. 0 or -errno. */
+static int attach_one(struct daemon *d, struct attachment *a)
+{
+	a->slot = ifslot_get(d, a->ifindex);
+	return a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
+}
+
 static int attach_all(struct daemon *d)
 {
 	for (int i = 0; i < d->cfg.nifaces; i++) {
 		struct attachment *a = &d->att[d->natt];
 		int err;
 
-		memset(a, 0, sizeof(*a));
-		a->cfg = d->cfg.ifaces[i];
+		attachment_init(a, &d->cfg.ifaces[i]);
 		a->ifindex = if_nametoindex(a->cfg.name);
 		if (!a->ifindex) {
 			p_err("%s: no such interface (config %s)", a->cfg.name, d->config_path);
 			return -ENODEV;
 		}
-		a->slot = ifslot_get(d, a->ifindex);
-		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
+		err = attach_one(d, a);
 		if (err)
 			return err;
 		d->natt++;
-		dlog(LOG_I, "%s: attached at %s (%s)", a->cfg.name, dynpf_attach_hook_name(a->cfg.hook),
-		     a->how);
+		pr_info("%s: attached at %s (%s)\n", a->cfg.name,
+			dynpf_attach_hook_name(a->cfg.hook), a->how);
 	}
 	return 0;
 }
 
+/* TC through clsact: dynpf's filter, then the qdisc if dynpf made it (marked). */
+static void detach_clsact(struct daemon *d, struct attachment *a)
+{
+	char path[PATH_MAX];
+	int err = dynpf_clsact_detach(a->ifindex, a->tc.ingress);
+
+	if (err && err != -ENOENT)
+		pr_warn("%s: cannot remove the cls_bpf filter: %s\n", a->cfg.name, strerror(-err));
+	/* The qdisc goes with dynpf's last filter, if dynpf made it
+	 * and nobody else's filter is on it. */
+	clsact_mark_path(d, a->cfg.name, path, sizeof(path));
+	if (!access(path, F_OK)) {
+		err = dynpf_clsact_release(a->ifindex, a->tc.ingress);
+		if (err < 0)
+			pr_warn("%s: cannot remove the clsact qdisc: %s\n", a->cfg.name,
+				strerror(-err));
+		if (err)
+			rmdir(path);
+	}
+	a->tc.clsact = false;
+}
+
 static void detach_one(struct daemon *d, struct attachment *a)
 {
+	char path[PATH_MAX];
+
 	if (a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC) {
-		int flags = a->cfg.hook == DYNPF_ATTACH_XDP_GENERIC ? XDP_FLAGS_SKB_MODE
-								   : XDP_FLAGS_DRV_MODE;
 		struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(a->ifindex);
 
 		if (!libxdp_get_error(mp)) {
 			xdp_multiprog__detach(mp);
 			xdp_multiprog__close(mp);
 		} else {
-			bpf_xdp_detach(a->ifindex, flags, NULL);
+			bpf_xdp_detach(a->ifindex, dynpf_xdp_mode_flags(xdp_mode(a)), NULL);
 		}
-	} else if (a->clsact) {
-		bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
-		char path[PATH_MAX];
-		int err = dynpf_clsact_detach(a->ifindex, ingress);
-		uint32_t other = 0;
-
-		if (err && err != -ENOENT)
-			dlog(LOG_W, "%s: cannot remove the cls_bpf filter: %s", a->cfg.name,
-			     strerror(-err));
-		/* The qdisc goes with dynpf's last filter, if dynpf made it
-		 * and nobody else's filter is on it. */
-		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
-		if (!access(path, F_OK) && !dynpf_clsact_query(a->ifindex, !ingress, &other) &&
-		    !other) {
-			err = dynpf_clsact_remove_if_empty(a->ifindex);
-			if (err < 0)
-				dlog(LOG_W, "%s: cannot remove the clsact qdisc: %s", a->cfg.name,
-				     strerror(-err));
-			rmdir(path);
-		}
-		a->clsact = false;
-	} else if (a->link) {
-		bpf_link__unpin(a->link);
-		bpf_link__detach(a->link);
-		bpf_link__destroy(a->link);
-		a->link = NULL;
+	} else if (a->tc.clsact) {
+		detach_clsact(d, a);
+	} else if (a->tc.fd >= 0) {
+		tc_link_path(d, a, path, sizeof(path));
+		unlink(path);
+		dynpf_tc_detach(&a->tc);
 	}
-	dlog(LOG_I, "%s: detached", a->cfg.name);
+	pr_info("%s: detached\n", a->cfg.name);
+}
+
+/* Attachment i gone from the list, and its interface's slot if it was the last. */
+static void attachment_drop(struct daemon *d, int i)
+{
+	int ifindex = d->att[i].ifindex;
+
+	d->att[i] = d->att[--d->natt];
+	ifslot_put(d, ifindex);
+}
+
+/* Everything this daemon attached and pinned, gone (but libxdp's directory). */
+static void detach_all(struct daemon *d)
+{
+	for (int i = 0; i < d->natt; i++)
+		detach_one(d, &d->att[i]);
+	d->natt = 0;
+	if (d->skel)
+		bpf_object__unpin_maps(d->skel->obj, NULL);
+	rmdir(d->cfg.pin_dir);
 }
 
 /*
@@ -494,17 +569,18 @@ static void forget_gone(struct daemon *d, struct attachment *a)
 {
 	char path[PATH_MAX];
 
-	if (a->link) {
-		bpf_link__unpin(a->link);
-		bpf_link__destroy(a->link);
-		a->link = NULL;
-	} else if (a->clsact) {
+	if (a->tc.fd >= 0) {
+		tc_link_path(d, a, path, sizeof(path));
+		unlink(path);
+		close(a->tc.fd);
+		a->tc.fd = -1;
+	} else if (a->tc.clsact) {
 		clsact_mark_path(d, a->cfg.name, path, sizeof(path));
 		rmdir(path);
-		a->clsact = false;
+		a->tc.clsact = false;
 	}
-	dlog(LOG_W, "%s: the interface is gone (ifindex %d): detached from it, %s",
-	     a->cfg.name, a->ifindex, dynpf_attach_hook_name(a->cfg.hook));
+	pr_warn("%s: the interface is gone (ifindex %d): detached from it, %s\n", a->cfg.name,
+		a->ifindex, dynpf_attach_hook_name(a->cfg.hook));
 }
 
 static void on_link_events(struct daemon *d)
@@ -521,34 +597,17 @@ static void on_link_events(struct daemon *d)
 			    h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
 				continue;
 			for (int i = 0; i < d->natt;) {
-				struct attachment *a = &d->att[i];
-				int ifindex = a->ifindex;
-
-				if (ifindex != ifi->ifi_index) {
+				if (d->att[i].ifindex != ifi->ifi_index) {
 					i++;
 					continue;
 				}
-				forget_gone(d, a);
-				d->att[i] = d->att[--d->natt];
-				ifslot_put(d, ifindex);
+				forget_gone(d, &d->att[i]);
+				attachment_drop(d, i);
 			}
 		}
 	}
 	if (n < 0 && errno == ENOBUFS)
-		dlog(LOG_W, "link events lost (the socket's buffer overflowed)");
-}
-
-/* Everything this daemon attached and pinned, gone. */
-static void detach_all(struct daemon *d)
-{
-	for (int i = 0; i < d->natt; i++)
-		detach_one(d, &d->att[i]);
-	d->natt = 0;
-	if (d->skel)
-		bpf_object__unpin_maps(d->skel->obj, NULL);
-	rmdir(d->cfg.pin_dir);
-	/* libxdp's own directory, if it made it and nobody else uses it. */
-	rmdir("/sys/fs/bpf/xdp");
+		pr_warn("link events lost (the socket's buffer overflowed)\n");
 }
 
 /* ---- rules ----------------------------------------------------------------- */
@@ -582,15 +641,15 @@ static int rules_load_file(struct daemon *d, const char *path)
 	dynpf_ruleset_init(&rs);
 	r = dynpf_ruleset_load(&rs, path, &rerr);
 	if (r) {
-		dlog(LOG_E, "%s", rerr.msg);
+		p_err("%s", rerr.msg);
 		dynpf_ruleset_free(&rs);
 		return r;
 	}
 	r = rules_replace(d, &rs, path, err, sizeof(err), &gen);
 	if (r)
-		dlog(LOG_E, "%s", err);
+		p_err("%s", err);
 	else
-		dlog(LOG_I, "%s: %zu rules loaded, generation %u", path, rs.n, gen);
+		pr_info("%s: %zu rules loaded, generation %u\n", path, rs.n, gen);
 	dynpf_ruleset_free(&rs);
 	return r;
 }
@@ -629,11 +688,12 @@ static int read_state(struct daemon *d, struct dynpf_state *st)
 	return bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, st);
 }
 
-static json_object *req_status(struct daemon *d)
+static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 {
 	json_object *o = reply_ok(), *ifs = json_object_new_array();
 	struct dynpf_state st = {};
 
+	(void)req;
 	read_state(d, &st);
 	jadd(o, "pid", json_object_new_int(getpid()));
 	jadd(o, "pin_dir", json_object_new_string(d->cfg.pin_dir));
@@ -676,13 +736,13 @@ static json_object *req_rules_load(struct daemon *d, const struct dynpf_req *req
 	jadd(o, "rules", json_object_new_int64(rs.n));
 	jadd(o, "generation", json_object_new_int64(gen));
 	dynpf_ruleset_free(&rs);
-	dlog(LOG_I, "%s: %lld rules loaded by a client, generation %u", nm,
-	     (long long)json_object_get_int64(json_object_object_get(o, "rules")), gen);
+	pr_info("%s: %lld rules loaded by a client, generation %u\n", nm,
+		(long long)json_object_get_int64(json_object_object_get(o, "rules")), gen);
 	return o;
 }
 
 /* The active rule set as a rule file: settings, then the rules. */
-static json_object *req_rules_save(struct daemon *d)
+static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_ruleset rs;
 	char line[DYNPF_RULE_TEXT_MAX];
@@ -691,6 +751,7 @@ static json_object *req_rules_save(struct daemon *d)
 	json_object *o;
 	int r;
 
+	(void)req;
 	if (!text)
 		return reply_err("out of memory");
 	text[0] = 0;
@@ -843,7 +904,7 @@ static json_object *stats_json(const struct dynpf_stats *s, bool detail)
 	return o;
 }
 
-static json_object *req_stats(struct daemon *d)
+static json_object *req_stats(struct daemon *d, const struct dynpf_req *req)
 {
 	int ncpu = libbpf_num_possible_cpus(), sfd = bpf_map__fd(d->skel->maps.dynpf_stats);
 	json_object *o = reply_ok(), *hooks = json_object_new_object();
@@ -852,6 +913,7 @@ static json_object *req_stats(struct daemon *d)
 	struct dynpf_rule_stats *rsv = calloc(ncpu, sizeof(*rsv));
 	struct dynpf_ruleset rs;
 
+	(void)req;
 	if (!rsv) {
 		json_object_put(o);
 		json_object_put(ifs);
@@ -923,16 +985,17 @@ static json_object *req_stats(struct daemon *d)
 /* {"name", "hook", "frags"}: attach one more (not written to the config). */
 static json_object *req_attach(struct daemon *d, const struct dynpf_req *req)
 {
+	struct dynpf_iface_cfg cfg = { .hook = req->hook, .frags = req->frags };
 	struct attachment *a;
+	json_object *o;
 	char msg[512];
+	int err;
 
 	if (d->natt == DYNPF_MAX_IFACES)
 		return reply_err("attach: %d attachments already", DYNPF_MAX_IFACES);
 	a = &d->att[d->natt];
-	memset(a, 0, sizeof(*a));
-	snprintf(a->cfg.name, sizeof(a->cfg.name), "%s", req->name);
-	a->cfg.hook = req->hook;
-	a->cfg.frags = req->frags;
+	snprintf(cfg.name, sizeof(cfg.name), "%s", req->name);
+	attachment_init(a, &cfg);
 	for (int i = 0; i < d->natt; i++)
 		if (!strcmp(d->att[i].cfg.name, a->cfg.name) &&
 		    (d->att[i].cfg.hook == a->cfg.hook ||
@@ -943,39 +1006,20 @@ static json_object *req_attach(struct daemon *d, const struct dynpf_req *req)
 	a->ifindex = if_nametoindex(a->cfg.name);
 	if (!a->ifindex)
 		return reply_err("%s: no such interface", a->cfg.name);
-	{
-		/* The attach functions report through p_err: keep their words. */
-		FILE *saved = stderr, *mem = fmemopen(msg, sizeof(msg) - 1, "w");
-		int err;
-
-		memset(msg, 0, sizeof(msg));
-		if (mem)
-			stderr = mem;
-		a->slot = ifslot_get(d, a->ifindex);
-		err = a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
-		if (mem) {
-			fclose(mem);
-			stderr = saved;
-		}
-		if (err) {
-			char *nl = strchr(msg, '\n');
-
-			ifslot_put(d, a->ifindex);
-			if (nl)
-				*nl = 0;
-			return reply_err("%s", msg[0] ? msg + (strncmp(msg, "dynpf: ", 7) ? 0 : 7)
-						       : strerror(-err));
-		}
+	/* The attach functions report through p_err: their words go to the client. */
+	dynpf_log_capture(msg, sizeof(msg));
+	err = attach_one(d, a);
+	dynpf_log_capture(NULL, 0);
+	if (err) {
+		ifslot_put(d, a->ifindex);
+		return reply_err("%s", msg[0] ? msg : strerror(-err));
 	}
 	d->natt++;
-	dlog(LOG_I, "%s: attached at %s (%s) by a client", a->cfg.name,
-	     dynpf_attach_hook_name(a->cfg.hook), a->how);
-	{
-		json_object *o = reply_ok();
-
-		jadd(o, "attach", json_object_new_string(a->how));
-		return o;
-	}
+	pr_info("%s: attached at %s (%s) by a client\n", a->cfg.name,
+		dynpf_attach_hook_name(a->cfg.hook), a->how);
+	o = reply_ok();
+	jadd(o, "attach", json_object_new_string(a->how));
+	return o;
 }
 
 /* {"name", "hook" (optional: all of the interface's)}: detach. */
@@ -983,35 +1027,41 @@ static json_object *req_detach(struct daemon *d, const struct dynpf_req *req)
 {
 	enum dynpf_attach_hook h = req->hook;
 	bool any_hook = !req->has_hook;
+	json_object *o;
 	int n = 0;
 
 	for (int i = 0; i < d->natt;) {
 		struct attachment *a = &d->att[i];
 
-		if (strcmp(a->cfg.name, req->name) ||
-		    (!any_hook && a->cfg.hook != h)) {
+		if (strcmp(a->cfg.name, req->name) || (!any_hook && a->cfg.hook != h)) {
 			i++;
 			continue;
 		}
-		int ifindex = a->ifindex;
-
 		detach_one(d, a);
-		d->att[i] = d->att[--d->natt];
-		ifslot_put(d, ifindex);
+		attachment_drop(d, i);
 		n++;
 	}
 	if (!n)
-		return reply_err("%s: not attached%s%s", req->name,
-				 any_hook ? "" : " at ", any_hook ? "" : dynpf_attach_hook_name(h));
-	{
-		json_object *o = reply_ok();
-
-		jadd(o, "detached", json_object_new_int(n));
-		return o;
-	}
+		return reply_err("%s: not attached%s%s", req->name, any_hook ? "" : " at ",
+				 any_hook ? "" : dynpf_attach_hook_name(h));
+	o = reply_ok();
+	jadd(o, "detached", json_object_new_int(n));
+	return o;
 }
 
-static json_object *handle(struct daemon *d, const char *line, size_t len)
+/* The handler of each command (request.h). */
+static json_object *(*const handlers[])(struct daemon *d, const struct dynpf_req *req) = {
+	[DYNPF_REQ_STATUS] = req_status,
+	[DYNPF_REQ_RULES_LOAD] = req_rules_load,
+	[DYNPF_REQ_RULES_SAVE] = req_rules_save,
+	[DYNPF_REQ_RULE_ADD] = req_rule_add,
+	[DYNPF_REQ_RULE_DEL] = req_rule_del,
+	[DYNPF_REQ_STATS] = req_stats,
+	[DYNPF_REQ_ATTACH] = req_attach,
+	[DYNPF_REQ_DETACH] = req_detach,
+};
+
+static json_object *handle_request(struct daemon *d, const char *line, size_t len)
 {
 	struct dynpf_req req;
 	json_object *rep = NULL;
@@ -1019,32 +1069,8 @@ static json_object *handle(struct daemon *d, const char *line, size_t len)
 
 	if (dynpf_req_parse(line, len, &req, err, sizeof(err)))
 		return reply_err("%s", err);
-	switch (req.cmd) {
-	case DYNPF_REQ_STATUS:
-		rep = req_status(d);
-		break;
-	case DYNPF_REQ_RULES_LOAD:
-		rep = req_rules_load(d, &req);
-		break;
-	case DYNPF_REQ_RULES_SAVE:
-		rep = req_rules_save(d);
-		break;
-	case DYNPF_REQ_RULE_ADD:
-		rep = req_rule_add(d, &req);
-		break;
-	case DYNPF_REQ_RULE_DEL:
-		rep = req_rule_del(d, &req);
-		break;
-	case DYNPF_REQ_STATS:
-		rep = req_stats(d);
-		break;
-	case DYNPF_REQ_ATTACH:
-		rep = req_attach(d, &req);
-		break;
-	case DYNPF_REQ_DETACH:
-		rep = req_detach(d, &req);
-		break;
-	}
+	if ((size_t)req.cmd < sizeof(handlers) / sizeof(handlers[0]) && handlers[req.cmd])
+		rep = handlers[req.cmd](d, &req);
 	dynpf_req_free(&req);
 	return rep ? rep : reply_err("internal error: no reply");
 }
@@ -1083,7 +1109,7 @@ static bool peer_gone(int fd)
 }
 
 /* One client: requests until it closes; only root (or socket_group). */
-static void serve(struct daemon *d, int fd)
+static void serve_client(struct daemon *d, int fd)
 {
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
@@ -1101,7 +1127,7 @@ static void serve(struct daemon *d, int fd)
 			: "{\"ok\":false,\"error\":\"only root and the socket_group may use the "
 			  "dynpf socket\"}\n";
 
-		dlog(LOG_W, "refused a client: uid %u gid %u", cred.uid, cred.gid);
+		pr_warn("refused a client: uid %u gid %u\n", cred.uid, cred.gid);
 		dynpf_write_by(fd, msg, strlen(msg), deadline);
 		free(buf);
 		close(fd);
@@ -1127,8 +1153,9 @@ static void serve(struct daemon *d, int fd)
 			}
 			n = dynpf_read_by(fd, buf + len, cap - len, deadline);
 			if (n == -ETIMEDOUT)
-				dlog(LOG_W, "client pid %d (uid %u): no complete request in %d s, dropped",
-				     cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
+				pr_warn("client pid %d (uid %u): no complete request in %d s, "
+					"dropped\n",
+					cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
 			if (n <= 0)
 				goto out;
 			len += n;
@@ -1136,18 +1163,19 @@ static void serve(struct daemon *d, int fd)
 		/* A client that gave up (its own timeout) before we got to its
 		 * request: not carried out behind its back. */
 		if (peer_gone(fd)) {
-			dlog(LOG_W, "client pid %d (uid %u) hung up before its request was taken: "
-			     "not carried out", cred.pid, cred.uid);
+			pr_warn("client pid %d (uid %u) hung up before its request was taken: "
+				"not carried out\n",
+				cred.pid, cred.uid);
 			goto out;
 		}
-		rep = handle(d, buf, nl - buf);
+		rep = handle_request(d, buf, nl - buf);
 		s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
 		deadline = dynpf_now_ms() + CLIENT_TIMEOUT_MS;
 		err = dynpf_write_line_by(fd, s, deadline);
 		json_object_put(rep);
 		if (err == -ETIMEDOUT)
-			dlog(LOG_W, "client pid %d (uid %u) did not take its reply in %d s, dropped",
-			     cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
+			pr_warn("client pid %d (uid %u) did not take its reply in %d s, dropped\n",
+				cred.pid, cred.uid, CLIENT_TIMEOUT_MS / 1000);
 		if (err)
 			goto out;
 		len -= nl + 1 - buf;
@@ -1163,62 +1191,6 @@ out:
 	close(fd);
 }
 
-/* The pid holding a flock() on the file st describes (/proc/locks), or 0. */
-static long lock_holder(const struct stat *st)
-{
-	FILE *f = fopen("/proc/locks", "re");
-	char line[256];
-	long pid = 0;
-
-	while (f && !pid && fgets(line, sizeof(line), f)) {
-		unsigned int maj, min;
-		unsigned long ino;
-		long p;
-
-		/* "1: FLOCK  ADVISORY  WRITE 2040 00:19:19548 0 EOF" */
-		if (sscanf(line, "%*d: FLOCK %*s WRITE %ld %x:%x:%lu", &p, &maj, &min, &ino) == 4 &&
-		    maj == major(st->st_dev) && min == minor(st->st_dev) && ino == st->st_ino)
-			pid = p;
-	}
-	if (f)
-		fclose(f);
-	return pid;
-}
-
-/*
- * One daemon per pin directory: a second one would take the control ring
- * (and its in-flight messages) from under the first, and re-attach its
- * interfaces. The lock goes with the process, kill -9 included.
- */
-int dynpf_lock_pin_dir(const char *dir, const char *hint)
-{
-	struct stat st;
-	int fd, err;
-
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		p_err("cannot open %s: %s", dir, strerror(-err));
-		return err;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		long pid;
-
-		err = -errno;
-		pid = err == -EWOULDBLOCK && !fstat(fd, &st) ? lock_holder(&st) : 0;
-		if (err != -EWOULDBLOCK)
-			p_err("cannot lock %s: %s", dir, strerror(-err));
-		else if (pid)
-			p_err("a dynpf daemon (pid %ld) runs with the pin directory %s: %s", pid,
-			      dir, hint);
-		else
-			p_err("a dynpf daemon runs with the pin directory %s: %s", dir, hint);
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
 /* A socket someone answers on is another daemon's: not ours to take over. */
 static int socket_in_use(const char *path)
 {
@@ -1228,7 +1200,7 @@ static int socket_in_use(const char *path)
 	if (fd < 0 || strlen(path) >= sizeof(sa.sun_path)) {
 		if (fd >= 0)
 			close(fd);
-		return 0; /* open_socket says what is wrong */
+		return 0; /* open_control_socket says what is wrong */
 	}
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	used = !connect(fd, (struct sockaddr *)&sa, sizeof(sa));
@@ -1239,7 +1211,7 @@ static int socket_in_use(const char *path)
 	return used;
 }
 
-static int open_socket(struct daemon *d)
+static int open_control_socket(struct daemon *d)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char dir[PATH_MAX], *slash;
@@ -1294,7 +1266,31 @@ static void daemon_usage(FILE *f)
 		"  -h, --help      this text\n");
 }
 
-int cmd_daemon(int argc, char **argv)
+/* libxdp's messages in the daemon's log: those it writes by itself (not its debug). */
+static int libxdp_print(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBXDP_DEBUG)
+		return 0;
+	return dynpf_log_lib(level == LIBXDP_WARN ? LOG_WARN : LOG_INFO, fmt, ap);
+}
+
+/* --check-config: what the configuration holds. */
+static int check_config(const struct daemon *d)
+{
+	printf("%s: valid; %d interface%s, pins in %s, socket %s\n", d->config_path,
+	       d->cfg.nifaces, d->cfg.nifaces == 1 ? "" : "s", d->cfg.pin_dir, d->cfg.socket);
+	for (int i = 0; i < d->cfg.nifaces; i++)
+		printf("  %s %s%s\n", d->cfg.ifaces[i].name,
+		       dynpf_attach_hook_name(d->cfg.ifaces[i].hook),
+		       d->cfg.ifaces[i].frags ? " (frags)" : "");
+	return DYNPF_EXIT_OK;
+}
+
+/*
+ * The options and the configuration: -1 to go on and run the daemon (its
+ * log journald's from the configuration on), or the exit code.
+ */
+static int daemon_options(struct daemon *d, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -1302,16 +1298,13 @@ int cmd_daemon(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,
-			    .nlsock = -1, .lockfd = -1 };
-	bool check_only = false, existed;
-	sigset_t mask;
-	int c, err, ret = DYNPF_EXIT_USAGE;
+	bool check_only = false;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			d.config_path = optarg;
+			d->config_path = optarg;
 			break;
 		case 'C':
 			check_only = true;
@@ -1328,160 +1321,216 @@ int cmd_daemon(int argc, char **argv)
 		p_err("daemon: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
 	}
-	if (dynpf_config_load(d.config_path, &d.cfg))
-		return DYNPF_EXIT_USAGE;
-	if (check_only) {
-		printf("%s: valid; %d interface%s, pins in %s, socket %s\n", d.config_path,
-		       d.cfg.nifaces, d.cfg.nifaces == 1 ? "" : "s", d.cfg.pin_dir, d.cfg.socket);
-		for (int i = 0; i < d.cfg.nifaces; i++)
-			printf("  %s %s%s\n", d.cfg.ifaces[i].name,
-			       dynpf_attach_hook_name(d.cfg.ifaces[i].hook),
-			       d.cfg.ifaces[i].frags ? " (frags)" : "");
-		return DYNPF_EXIT_OK;
+	if (!check_only) {
+		dynpf_log_journald();
+		libxdp_set_print(libxdp_print);
 	}
-	/* The capabilities first: each missing one named, before anything. */
-	if (dynpf_check_caps(d.cfg.netns[0] != 0) || dynpf_probe_kernel())
+	if (dynpf_config_load(d->config_path, &d->cfg))
 		return DYNPF_EXIT_USAGE;
-	if (d.cfg.netns[0]) {
-		/* Only the network namespace: bpffs and the socket stay ours. */
-		char path[PATH_MAX];
-		int fd;
+	return check_only ? check_config(d) : -1;
+}
 
-		snprintf(path, sizeof(path), "/run/netns/%s", d.cfg.netns);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || setns(fd, CLONE_NEWNET)) {
-			p_err("cannot enter the network namespace '%s' (%s): %s", d.cfg.netns, path,
-			      strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return DYNPF_EXIT_USAGE;
-		}
-		close(fd);
+/* Only the network namespace: bpffs and the socket stay ours. */
+static int enter_netns(const struct daemon *d)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", d->cfg.netns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		p_err("cannot enter the network namespace '%s' (%s): %s", d->cfg.netns, path,
+		      strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
-	if (check_bpffs(d.cfg.pin_dir))
-		return DYNPF_EXIT_USAGE;
-	existed = !access(d.cfg.pin_dir, F_OK);
-	err = mkdir_p(d.cfg.pin_dir, 0700);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Before anything is loaded: the capabilities (each missing one named), the
+ * kernel, the network namespace, the pin directory made and locked, the
+ * socket nobody else's. 0, or -1 with nothing left behind.
+ */
+static int prepare(struct daemon *d)
+{
+	bool existed;
+	int err;
+
+	if (dynpf_check_caps(d->cfg.netns[0] != 0) || dynpf_probe_kernel())
+		return -1;
+	if (d->cfg.netns[0] && enter_netns(d))
+		return -1;
+	if (check_bpffs(d->cfg.pin_dir))
+		return -1;
+	existed = !access(d->cfg.pin_dir, F_OK);
+	err = mkdir_p(d->cfg.pin_dir, 0700);
 	if (err) {
-		p_err("cannot create %s: %s", d.cfg.pin_dir, strerror(-err));
-		return DYNPF_EXIT_USAGE;
+		p_err("cannot create %s: %s", d->cfg.pin_dir, strerror(-err));
+		return -1;
 	}
-	d.lockfd = dynpf_lock_pin_dir(d.cfg.pin_dir, "stop it first, or give this one a "
-				      "pin_dir of its own");
-	if (d.lockfd < 0)
-		return DYNPF_EXIT_USAGE;
-	if (socket_in_use(d.cfg.socket)) {
+	d->lockfd = dynpf_lock_pin_dir(d->cfg.pin_dir, "stop it first, or give this one a "
+				       "pin_dir of its own");
+	if (d->lockfd < 0)
+		return -1;
+	if (socket_in_use(d->cfg.socket)) {
 		if (!existed)
-			rmdir(d.cfg.pin_dir);
-		close(d.lockfd);
-		return DYNPF_EXIT_USAGE;
+			rmdir(d->cfg.pin_dir);
+		close(d->lockfd);
+		return -1;
 	}
-	if (load_programs(&d))
-		goto out;
-	if (dynpf_ctrl_open(&d.ctrl, d.skel))
-		goto out;
-	{
-		/* What a killed daemon left in the ring is drained (its acks are
-		 * nobody's), and a transaction it left open aborted: nothing of
-		 * it applies unless it was committed. */
-		int discarded = 0, n = dynpf_ctrl_recover(&d.ctrl, &discarded);
+	return 0;
+}
 
-		if (n < 0)
-			goto out;
-		if (discarded)
-			dlog(LOG_W, "%d message%s a killed daemon reserved in the control ring and "
-			     "never finished: discarded", discarded, discarded == 1 ? "" : "s");
-		if (n)
-			dlog(LOG_W, "%d messages a killed daemon left in the control ring: "
-			     "drained, its open transaction aborted", n);
-	}
-	if (!d.adopted && d.cfg.rules[0] && rules_load_file(&d, d.cfg.rules))
-		goto out_detach;
+/*
+ * The programs and the control ring. What a killed daemon left in the ring
+ * is drained (its acks are nobody's), and a transaction it left open
+ * aborted: nothing of it applies unless it was committed. 0 or -1.
+ */
+static int load(struct daemon *d)
+{
+	int discarded = 0, n;
+
+	if (load_programs(d) || dynpf_ctrl_open(&d->ctrl, d->skel))
+		return -1;
+	n = dynpf_ctrl_recover(&d->ctrl, &discarded);
+	if (n < 0)
+		return -1;
+	if (discarded)
+		pr_warn("%d message%s a killed daemon reserved in the control ring and never "
+			"finished: discarded\n",
+			discarded, discarded == 1 ? "" : "s");
+	if (n)
+		pr_warn("%d messages a killed daemon left in the control ring: drained, its open "
+			"transaction aborted\n",
+			n);
+	return 0;
+}
+
+/* The rule file (a fresh start), the interfaces, the socket. 0 or -1. */
+static int start(struct daemon *d)
+{
+	if (!d->adopted && d->cfg.rules[0] && rules_load_file(d, d->cfg.rules))
+		return -1;
 	/* Before attaching: an interface that goes away from then on is seen. */
-	d.nlsock = dynpf_nl_open(RTMGRP_LINK, SOCK_NONBLOCK); /* link deletions */
-	if (d.nlsock < 0) {
-		p_err("cannot watch the interfaces (netlink): %s", strerror(-d.nlsock));
-		goto out_detach;
+	d->nlsock = dynpf_nl_open(RTMGRP_LINK, SOCK_NONBLOCK); /* link deletions */
+	if (d->nlsock < 0) {
+		p_err("cannot watch the interfaces (netlink): %s", strerror(-d->nlsock));
+		return -1;
 	}
-	if (attach_all(&d))
-		goto out_detach;
-	if (open_socket(&d))
-		goto out_detach;
+	if (attach_all(d) || open_control_socket(d))
+		return -1;
+	return 0;
+}
+
+/* SIGHUP reloads the rule file; SIGTERM and SIGINT stop. */
+static void on_signal(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+
+	if (read(d->sigfd, &si, sizeof(si)) != sizeof(si))
+		return;
+	if (si.ssi_signo == SIGHUP) {
+		if (d->cfg.rules[0])
+			rules_load_file(d, d->cfg.rules);
+		else
+			pr_warn("SIGHUP: no rule file configured\n");
+	} else {
+		pr_info("signal %u: stopping\n", si.ssi_signo);
+		d->stop = true;
+	}
+}
+
+/* Signals, link events and clients, one at a time, until a signal stops it. */
+static void run(struct daemon *d)
+{
+	sigset_t mask;
+
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	d.sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	dlog(LOG_I, "ready: %d interface%s, %s, socket %s", d.natt, d.natt == 1 ? "" : "s",
-	     d.adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
-	     d.cfg.socket);
-	while (!d.stop) {
-		struct pollfd pfd[3] = { { .fd = d.lsock, .events = POLLIN },
-					 { .fd = d.sigfd, .events = POLLIN },
-					 { .fd = d.nlsock, .events = POLLIN } };
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	pr_info("ready: %d interface%s, %s, socket %s\n", d->natt, d->natt == 1 ? "" : "s",
+		d->adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
+		d->cfg.socket);
+	while (!d->stop) {
+		struct pollfd pfd[3] = { { .fd = d->lsock, .events = POLLIN },
+					 { .fd = d->sigfd, .events = POLLIN },
+					 { .fd = d->nlsock, .events = POLLIN } };
 
 		if (poll(pfd, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(d.sigfd, &si, sizeof(si)) != sizeof(si))
-				continue;
-			if (si.ssi_signo == SIGHUP) {
-				if (d.cfg.rules[0])
-					rules_load_file(&d, d.cfg.rules);
-				else
-					dlog(LOG_W, "SIGHUP: no rule file configured");
-			} else {
-				dlog(LOG_I, "signal %u: stopping", si.ssi_signo);
-				d.stop = true;
-			}
-		}
+		if (pfd[1].revents & POLLIN)
+			on_signal(d);
 		if (pfd[2].revents & POLLIN)
-			on_link_events(&d);
+			on_link_events(d);
 		if (pfd[0].revents & POLLIN) {
-			int cfd = accept4(d.lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+			int cfd = accept4(d->lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 			if (cfd >= 0)
-				serve(&d, cfd);
+				serve_client(d, cfd);
 		}
 	}
+}
+
+/* What the process holds, closed: the pins keep what stays attached. */
+static void release(struct daemon *d)
+{
+	if (d->lsock >= 0) {
+		close(d->lsock);
+		unlink(d->cfg.socket);
+	}
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->nlsock >= 0)
+		close(d->nlsock);
+	dynpf_ctrl_close(&d->ctrl);
+	for (int i = 0; i < d->natt; i++)
+		if (d->att[i].tc.fd >= 0)
+			close(d->att[i].tc.fd); /* the pin keeps the link */
+	dynpf_bpf__destroy(d->skel);
+	close(d->lockfd);
+}
+
+int cmd_daemon(int argc, char **argv)
+{
+	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,
+			    .nlsock = -1, .lockfd = -1 };
+	int ret = daemon_options(&d, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (prepare(&d))
+		return DYNPF_EXIT_USAGE;
+	ret = DYNPF_EXIT_USAGE;
+	if (load(&d))
+		goto out;
+	if (start(&d))
+		goto out_detach;
+	run(&d);
 	ret = DYNPF_EXIT_OK;
-	if (d.cfg.detach_on_exit)
+	if (d.cfg.detach_on_exit) {
 		detach_all(&d);
-	else
-		dlog(LOG_I, "left attached, maps and links pinned under %s", d.cfg.pin_dir);
+		/* libxdp's own directory, if it made it and nobody else uses it. */
+		rmdir("/sys/fs/bpf/xdp");
+	} else {
+		pr_info("left attached, maps and links pinned under %s\n", d.cfg.pin_dir);
+	}
 	goto out;
 out_detach:
 	/* Nothing half-attached left behind by a failed fresh start; a failed
 	 * restart leaves the last daemon's programs filtering. */
-	if (!d.adopted) {
-		for (int i = 0; i < d.natt; i++)
-			detach_one(&d, &d.att[i]);
-		d.natt = 0;
-		if (d.skel)
-			bpf_object__unpin_maps(d.skel->obj, NULL);
-		rmdir(d.cfg.pin_dir);
-	}
+	if (!d.adopted)
+		detach_all(&d);
 out:
-	if (d.lsock >= 0) {
-		close(d.lsock);
-		unlink(d.cfg.socket);
-	}
-	if (d.sigfd >= 0)
-		close(d.sigfd);
-	if (d.nlsock >= 0)
-		close(d.nlsock);
-	dynpf_ctrl_close(&d.ctrl);
-	for (int i = 0; i < d.natt; i++)
-		if (d.att[i].link)
-			bpf_link__destroy(d.att[i].link); /* closes: the pin keeps it */
-	dynpf_bpf__destroy(d.skel);
-	close(d.lockfd);
+	release(&d);
 	return ret;
 }
