@@ -581,13 +581,13 @@ static void live_teardown(void)
 	if (live.sock >= 0)
 		close(live.sock);
 	live.sock = -1;
+	if (live.xdp_link >= 0)
+		close(live.xdp_link);
+	live.xdp_link = -1;
 	if (!dynpf_netns_enter(live.tx_ns, &saved)) {
 		dynpf_quiet_detach(&live.quiet);
 		dynpf_netns_leave(&saved);
 	}
-	if (live.xdp_link >= 0)
-		close(live.xdp_link);
-	live.xdp_link = -1;
 	if (!dynpf_netns_enter(live.rx_ns, &saved)) {
 		dynpf_tc_detach(&live.rx_tc);
 		dynpf_netns_leave(&saved);
