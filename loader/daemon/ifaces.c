@@ -77,6 +77,7 @@ static int attach_xdp(struct daemon *d, struct attachment *a)
 {
 	struct bpf_program *prog = a->cfg.frags ? d->skel->progs.dynpf_xdp_frags
 						: d->skel->progs.dynpf_xdp;
+	bool generic = xdp_mode(a) == DYNPF_XDP_GENERIC;
 	const char *mode = dynpf_xdp_mode_name(xdp_mode(a));
 	struct xdp_program *xp;
 	struct xdp_multiprog *mp;
@@ -91,8 +92,7 @@ static int attach_xdp(struct daemon *d, struct attachment *a)
 		p_err("%s: libxdp cannot use the program: %s", a->cfg.name, strerror(-err));
 		return err;
 	}
-	err = xdp_program__attach(xp, a->ifindex,
-				  xdp_mode(a) == DYNPF_XDP_GENERIC ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+	err = xdp_program__attach(xp, a->ifindex, generic ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
 	if (err) {
 		xdp_program__close(xp);
 		p_err("%s: cannot attach XDP (%s mode): %s", a->cfg.name, mode, strerror(-err));
@@ -155,15 +155,14 @@ static int attach_tc(struct daemon *d, struct attachment *a)
 			a->cfg.name, strerror(-a->tc.tcx_err));
 		snprintf(why, sizeof(why), " (no tcx: %s)", strerror(-a->tc.tcx_err));
 	}
-	if (err) {
-		if (mode == DYNPF_TC_CLSACT || a->tc.tcx_err)
-			p_err("%s: cannot attach the cls_bpf filter to clsact (%s): %s", a->cfg.name,
-			      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
-		else
-			p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
-			      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+	if (err && (mode == DYNPF_TC_CLSACT || a->tc.tcx_err))
+		p_err("%s: cannot attach the cls_bpf filter to clsact (%s): %s", a->cfg.name,
+		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+	else if (err)
+		p_err("%s: cannot attach the tcx link (%s): %s", a->cfg.name,
+		      dynpf_attach_hook_name(a->cfg.hook), strerror(-err));
+	if (err)
 		return err;
-	}
 	if (a->tc.clsact) {
 		if (a->tc.created) {
 			clsact_mark_path(d, a->cfg.name, path, sizeof(path));
