@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-/* TC through clsact and cls_bpf: the tcx fallback (tcattach.h). */
+/* TC through clsact and cls_bpf: the tcx fallback (clsact.h). */
 #include <errno.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
@@ -157,4 +157,15 @@ int dynpf_clsact_remove_if_empty(int ifindex)
 	h.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 	err = bpf_tc_hook_destroy(&h);
 	return err ? err : 1;
+}
+
+int dynpf_clsact_release(int ifindex, bool ingress)
+{
+	uint32_t other = 0;
+	int err;
+
+	if (dynpf_clsact_query(ifindex, !ingress, &other) || other)
+		return 0;
+	err = dynpf_clsact_remove_if_empty(ifindex);
+	return err < 0 ? err : 1;
 }

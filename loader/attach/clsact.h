@@ -35,4 +35,13 @@ int dynpf_clsact_nfilters(int ifindex);
  * 0 kept (filters left, or no qdisc), -errno. */
 int dynpf_clsact_remove_if_empty(int ifindex);
 
+/*
+ * dynpf is done with its filter on one hook of ifindex, and made the clsact
+ * qdisc: the qdisc goes with dynpf's last filter, unless others' filters are
+ * on it. 0: kept, as dynpf's filter on the other hook needs it (or that
+ * cannot be told); 1: dynpf is done with it (removed, or left to the others'
+ * filters); -errno: removing it failed.
+ */
+int dynpf_clsact_release(int ifindex, bool ingress);
+
 #endif

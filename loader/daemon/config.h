@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "attach/attach.h" /* enum dynpf_tc_mode */
 #include "dynpf/pkt.h"
 
 enum dynpf_attach_hook {
@@ -18,13 +19,6 @@ enum dynpf_attach_hook {
 	DYNPF_ATTACH_XDP_GENERIC, /* SKB mode */
 	DYNPF_ATTACH_TC_INGRESS,
 	DYNPF_ATTACH_TC_EGRESS,
-};
-
-/* How TC hooks are attached. */
-enum dynpf_tc_mode {
-	DYNPF_TC_AUTO,   /* tcx links; clsact where the kernel has no tcx */
-	DYNPF_TC_TCX,    /* tcx links only */
-	DYNPF_TC_CLSACT, /* a clsact qdisc and a cls_bpf filter only */
 };
 
 struct dynpf_iface_cfg {
@@ -43,7 +37,7 @@ struct dynpf_config {
 	struct dynpf_parse_cfg parse;
 	bool trace;              /* every parse result on the trace ring */
 	bool detach_on_exit;     /* SIGTERM detaches and unpins everything */
-	enum dynpf_tc_mode tc_mode;
+	enum dynpf_tc_mode tc_mode; /* how TC hooks are attached */
 	int socket_gid;          /* a group allowed on the socket besides root, or -1 */
 	char netns[NAME_MAX + 1]; /* a named network namespace to work in ("" ours) */
 	struct dynpf_iface_cfg ifaces[DYNPF_MAX_IFACES];

@@ -18,13 +18,12 @@
 #include <unistd.h>
 
 #include <linux/if_ether.h>
-#include <linux/if_link.h>
 #include <linux/if_packet.h>
-#include <linux/pkt_cls.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "attach/attach.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "pcap/capture.h"
@@ -39,15 +38,6 @@
 
 #define VLAN_HLEN 4
 #define VLAN_ETH_HLEN 18
-
-/* A program on a TC hook: a tcx link, or (kernels without tcx) clsact. */
-struct tc_att {
-	int link_fd;       /* tcx link, -1 if none */
-	bool clsact;       /* attached with bpf_tc_attach */
-	bool hook_created; /* and the clsact qdisc was ours to remove */
-	struct bpf_tc_hook hook;
-	struct bpf_tc_opts opts;
-};
 
 static struct live {
 	bool started;
@@ -64,9 +54,8 @@ static struct live {
 	int hook;              /* DYNPF_HOOK_* the attached program counts under */
 	const char *prog_name;
 	int xdp_link;          /* XDP link fd, -1 if none */
-	struct tc_att rx_tc;   /* TC mode: dynpf on the rx ingress */
-	int quiet_prog;        /* drops the tx end's own traffic (see quiet_tx) */
-	struct tc_att tx_tc;
+	struct dynpf_tc_link rx_tc; /* TC mode: dynpf on the rx ingress */
+	struct dynpf_quiet quiet;   /* drops the tx end's own traffic (attach.h) */
 	int sock;              /* AF_PACKET, in the tx namespace */
 	struct dynpf_parse_cfg cfg;
 	/* the frame being waited for */
@@ -77,8 +66,8 @@ static struct live {
 	/* every record received, for the counters check */
 	unsigned long records, strays, untagged, bytes;
 	unsigned long err[DYNPF_E_MAX];
-} live = { .rx_ns = -1, .tx_ns = -1, .xdp_link = -1, .quiet_prog = -1, .sock = -1,
-	   .rx_tc = { .link_fd = -1 }, .tx_tc = { .link_fd = -1 } };
+} live = { .rx_ns = -1, .tx_ns = -1, .xdp_link = -1, .sock = -1,
+	   .rx_tc = DYNPF_TC_LINK_INIT, .quiet = DYNPF_QUIET_INIT };
 
 const char *dynpf_live_hook_name(enum dynpf_live_mode mode)
 {
@@ -113,86 +102,12 @@ static void die_if_signalled(void)
 
 /* ------------------------------------------------------------ attaching */
 
-/*
- * The clsact qdisc, if this run added it: bpf_tc_hook_destroy() deletes it
- * only given both attach points (one alone flushes that hook's filters).
- */
-static void clsact_remove(struct tc_att *a)
+/* A kernel without tcx (before Linux 6.6): the TC hook got dynpf's clsact filter. */
+static void say_no_tcx(const struct dynpf_tc_link *l)
 {
-	if (a->hook_created) {
-		a->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
-		bpf_tc_hook_destroy(&a->hook);
-	}
-	a->hook_created = false;
-}
-
-/*
- * A tcx link made with bpf_link_create(): bpf_program__attach_tcx() would
- * take the attach type from the program's expected attach type, which
- * SEC("tc") leaves at 0, and fail with EINVAL (docs/bpf-notes.md).
- */
-static int tc_attach(struct tc_att *a, int prog_fd, int ifindex, bool ingress)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, lo);
-	int err;
-
-	a->link_fd = bpf_link_create(prog_fd, ifindex, ingress ? BPF_TCX_INGRESS : BPF_TCX_EGRESS,
-				     &lo);
-	if (a->link_fd >= 0)
-		return 0;
-	err = -errno;
-	if (err != -EINVAL && err != -EOPNOTSUPP && err != -524 /* ENOTSUPP */)
-		return err;
-	/* No tcx (before Linux 6.6): a clsact qdisc and a direct-action filter. */
-	pr_info("tcx links not supported (%s): attaching with clsact\n", strerror(-err));
-	memset(&a->hook, 0, sizeof(a->hook));
-	a->hook.sz = sizeof(a->hook);
-	a->hook.ifindex = ifindex;
-	a->hook.attach_point = ingress ? BPF_TC_INGRESS : BPF_TC_EGRESS;
-	err = bpf_tc_hook_create(&a->hook);
-	if (err && err != -EEXIST)
-		return err;
-	a->hook_created = !err;
-	memset(&a->opts, 0, sizeof(a->opts));
-	a->opts.sz = sizeof(a->opts);
-	a->opts.prog_fd = prog_fd;
-	a->opts.handle = 0xd1;
-	a->opts.priority = 1;
-	err = bpf_tc_attach(&a->hook, &a->opts);
-	if (err) {
-		clsact_remove(a);
-		return err;
-	}
-	a->clsact = true;
-	return 0;
-}
-
-/* In the interface's namespace (bpf_tc_* talk netlink there). */
-static void tc_detach(struct tc_att *a)
-{
-	if (a->link_fd >= 0)
-		close(a->link_fd);
-	a->link_fd = -1;
-	if (a->clsact) {
-		a->opts.prog_fd = a->opts.prog_id = a->opts.flags = 0;
-		bpf_tc_detach(&a->hook, &a->opts);
-		clsact_remove(a);
-	}
-	a->clsact = a->hook_created = false;
-}
-
-static const char *xdp_attach_hint(int err)
-{
-	switch (err) {
-	case -EOPNOTSUPP:
-		return ": the driver has no native XDP (try --mode xdp-generic)";
-	case -ERANGE:
-		return ": the MTU is too large for this program (veth: the peer's MTU)";
-	case -EBUSY:
-	case -EEXIST:
-		return ": another XDP program is attached";
-	}
-	return "";
+	if (l->tcx_err)
+		pr_info("tcx links not supported (%s): attaching with clsact\n",
+			strerror(-l->tcx_err));
 }
 
 static int choose_hook(void)
@@ -207,14 +122,15 @@ static int choose_hook(void)
 }
 
 /*
- * XDP: attach the program as an XDP link (bpf_link_create(BPF_XDP) with the
- * mode flag bpf_xdp_attach() would pass): the kernel detaches a link when
- * its last fd closes, so no program stays on the interface if dynpf dies,
- * even of SIGKILL. TC: a tcx link, or clsact.
+ * XDP: the program as an XDP link, detached when its last fd closes, so no
+ * program stays on the interface if dynpf dies, even of SIGKILL. TC: a tcx
+ * link, or clsact (attach.h).
  */
 static int attach_rx(void)
 {
 	struct dynpf_bpf *skel = live.pr.skel;
+	enum dynpf_xdp_mode xmode = live.mode == DYNPF_LIVE_XDP ? DYNPF_XDP_NATIVE
+								  : DYNPF_XDP_GENERIC;
 	struct bpf_program *prog;
 	int saved, err;
 
@@ -226,56 +142,43 @@ static int attach_rx(void)
 	if (err)
 		return err;
 	if (live.mode == DYNPF_LIVE_TC) {
-		err = tc_attach(&live.rx_tc, bpf_program__fd(prog), live.rx_ifindex, true);
+		err = dynpf_tc_attach(&live.rx_tc, bpf_program__fd(prog), live.rx_ifindex, true,
+				      DYNPF_TC_AUTO);
+		say_no_tcx(&live.rx_tc);
 		if (err)
 			p_err("cannot attach %s to the TC ingress of %s: %s", live.prog_name,
 			      live.rx_name, strerror(-err));
 	} else {
-		LIBBPF_OPTS(bpf_link_create_opts, lo,
-			    .flags = live.mode == DYNPF_LIVE_XDP ? XDP_FLAGS_DRV_MODE
-								 : XDP_FLAGS_SKB_MODE);
-
-		live.xdp_link = bpf_link_create(bpf_program__fd(prog), live.rx_ifindex, BPF_XDP,
-						&lo);
-		err = live.xdp_link < 0 ? -errno : 0;
+		live.xdp_link = dynpf_xdp_link(bpf_program__fd(prog), live.rx_ifindex, xmode);
+		err = live.xdp_link < 0 ? live.xdp_link : 0;
 		if (err)
 			p_err("cannot attach %s to %s in %s mode: %s%s", live.prog_name,
-			      live.rx_name, live.mode == DYNPF_LIVE_XDP ? "native" : "generic",
-			      strerror(-err), xdp_attach_hint(err));
+			      live.rx_name, dynpf_xdp_mode_name(xmode), strerror(-err),
+			      dynpf_xdp_attach_hint(err));
 	}
 	dynpf_netns_leave(&saved);
 	return err;
 }
 
 /*
- * The sending interface's own traffic (IPv6 router solicitations, MLD
- * reports, neighbour discovery ...) would reach the rx hook between the
- * capture's frames. A two-instruction program on its egress drops all of
- * it; the capture's frames bypass the egress hook (PACKET_QDISC_BYPASS).
+ * The sending interface's own traffic would reach the rx hook between the
+ * capture's frames: the quiet program on its egress drops it (attach.h).
  */
 static int quiet_tx(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = TC_ACT_SHOT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	int saved, err;
 
-	live.quiet_prog = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "dynpf_quiet", "GPL", insns,
-					sizeof(insns) / sizeof(insns[0]), NULL);
-	if (live.quiet_prog < 0) {
-		err = -errno;
-		p_err("cannot load the program that quiets %s: %s", live.tx_name, strerror(-err));
-		return err;
-	}
 	err = dynpf_netns_enter(live.tx_ns, &saved);
 	if (err)
 		return err;
-	err = tc_attach(&live.tx_tc, live.quiet_prog, live.tx_ifindex, false);
-	if (err)
+	err = dynpf_quiet_attach(&live.quiet, live.tx_ifindex);
+	say_no_tcx(&live.quiet.link);
+	dynpf_netns_leave(&saved);
+	if (err && live.quiet.prog < 0)
+		p_err("cannot load the program that quiets %s: %s", live.tx_name, strerror(-err));
+	else if (err)
 		p_err("cannot attach the program that quiets %s to its egress: %s", live.tx_name,
 		      strerror(-err));
-	dynpf_netns_leave(&saved);
 	return err;
 }
 
@@ -678,18 +581,15 @@ static void live_teardown(void)
 	if (live.sock >= 0)
 		close(live.sock);
 	live.sock = -1;
-	if (!dynpf_netns_enter(live.tx_ns, &saved)) {
-		tc_detach(&live.tx_tc);
-		dynpf_netns_leave(&saved);
-	}
-	if (live.quiet_prog >= 0)
-		close(live.quiet_prog);
-	live.quiet_prog = -1;
 	if (live.xdp_link >= 0)
 		close(live.xdp_link);
 	live.xdp_link = -1;
+	if (!dynpf_netns_enter(live.tx_ns, &saved)) {
+		dynpf_quiet_detach(&live.quiet);
+		dynpf_netns_leave(&saved);
+	}
 	if (!dynpf_netns_enter(live.rx_ns, &saved)) {
-		tc_detach(&live.rx_tc);
+		dynpf_tc_detach(&live.rx_tc);
 		dynpf_netns_leave(&saved);
 	}
 	dynpf_progs_close(&live.pr);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What the daemon's files share, and nothing outside daemon/ includes:
+ * the daemon's state and the functions one of its files gives the others.
+ *
+ *   main.c      cmd_daemon: options, start-up, the main loop, shutdown
+ *   pins.c      bpffs, the paths under the pin directory, its lock, the
+ *               programs loaded with their maps pinned (or adopted)
+ *   ifaces.c    attachments: XDP, TC (attach/), counters' interface slots,
+ *               interfaces going away (rtnetlink)
+ *   handlers.c  the requests (req_*), their dispatch, the rule file
+ *   serve.c     the control socket: open it, check a peer, serve a client
+ */
+#ifndef DYNPF_LOADER_DAEMON_INTERNAL_H
+#define DYNPF_LOADER_DAEMON_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "attach/attach.h"
+#include "channel/ring.h"
+#include "daemon/config.h"
+
+struct attachment {
+	struct dynpf_iface_cfg cfg;
+	int ifindex;
+	struct dynpf_tc_link tc; /* TC: its tcx link (pinned), or dynpf's clsact filter */
+	uint32_t slot;           /* its counters' slot (dynpf_ifslots) */
+	char how[96];            /* how it is attached, for status */
+};
+
+struct daemon {
+	struct dynpf_config cfg;
+	const char *config_path;
+	struct dynpf_bpf *skel;
+	struct dynpf_ctrl ctrl;
+	bool adopted; /* the maps were pinned before: a restart */
+	struct attachment att[DYNPF_MAX_IFACES];
+	int natt;
+	int lsock, sigfd;
+	int nlsock; /* link events: an attached interface going away */
+	int lockfd; /* the pin directory, flock()ed: one daemon per pin_dir */
+	bool stop;
+};
+
+/* pins.c */
+int mkdir_p(const char *path, mode_t mode);
+int check_bpffs(const char *dir);
+void pin_path(const struct daemon *d, const char *name, char *out, size_t len);
+void tc_link_path(const struct daemon *d, const struct attachment *a, char *out, size_t len);
+void clsact_mark_path(const struct daemon *d, const char *ifname, char *out, size_t len);
+int load_programs(struct daemon *d);
+
+/* ifaces.c */
+void attachment_init(struct attachment *a, const struct dynpf_iface_cfg *cfg);
+int attach_one(struct daemon *d, struct attachment *a);
+int attach_all(struct daemon *d);
+void detach_one(struct daemon *d, struct attachment *a);
+void detach_all(struct daemon *d);
+void attachment_drop(struct daemon *d, int i);
+void ifslot_put(struct daemon *d, int ifindex);
+void on_link_events(struct daemon *d);
+
+/* handlers.c */
+int rules_load_file(struct daemon *d, const char *path);
+json_object *handle_request(struct daemon *d, const char *line, size_t len);
+
+/* serve.c */
+int socket_in_use(const char *path);
+int open_control_socket(struct daemon *d);
+void serve_client(struct daemon *d, int fd);
+
+#endif
