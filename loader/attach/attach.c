@@ -5,6 +5,7 @@
  * XDP as a link; the quiet program on a sender's egress.
  */
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <linux/if_link.h>
@@ -14,6 +15,8 @@
 
 #include "attach/attach.h"
 #include "attach/clsact.h"
+#include "lib/log.h"
+#include "lib/netns.h"
 
 bool dynpf_no_tcx(int err)
 {
@@ -131,4 +134,72 @@ void dynpf_quiet_detach(struct dynpf_quiet *q)
 	if (q->prog >= 0)
 		close(q->prog);
 	q->prog = -1;
+}
+
+/* A kernel without tcx (before Linux 6.6): the TC hook got dynpf's clsact filter. */
+static void say_no_tcx(const struct dynpf_tc_link *l)
+{
+	if (l->tcx_err)
+		pr_info("tcx links not supported (%s): attaching with clsact\n",
+			strerror(-l->tcx_err));
+}
+
+int dynpf_quiet_on(struct dynpf_quiet *q, int ns, int ifindex, const char *ifname)
+{
+	int saved, err;
+
+	err = dynpf_netns_enter(ns, &saved);
+	if (err)
+		return err;
+	err = dynpf_quiet_attach(q, ifindex);
+	say_no_tcx(&q->link);
+	dynpf_netns_leave(&saved);
+	if (err && q->prog < 0)
+		p_err("cannot load the program that quiets %s: %s", ifname, strerror(-err));
+	else if (err)
+		p_err("cannot attach the program that quiets %s to its egress: %s", ifname,
+		      strerror(-err));
+	return err;
+}
+
+void dynpf_quiet_off(struct dynpf_quiet *q, int ns)
+{
+	int saved;
+
+	if (!dynpf_netns_enter(ns, &saved)) {
+		dynpf_quiet_detach(q);
+		dynpf_netns_leave(&saved);
+	}
+}
+
+int dynpf_rx_attach(struct dynpf_rx *rx, int prog_fd, bool tc, enum dynpf_xdp_mode xmode)
+{
+	int saved, err;
+
+	err = dynpf_netns_enter(rx->ns, &saved);
+	if (err)
+		return err;
+	if (tc) {
+		err = dynpf_tc_attach(&rx->tc, prog_fd, rx->ifindex, true, DYNPF_TC_AUTO);
+		say_no_tcx(&rx->tc);
+	} else {
+		rx->xdp_link = dynpf_xdp_link(prog_fd, rx->ifindex, xmode);
+		err = rx->xdp_link < 0 ? rx->xdp_link : 0;
+	}
+	dynpf_netns_leave(&saved);
+	return err;
+}
+
+void dynpf_rx_detach(struct dynpf_rx *rx)
+{
+	int saved;
+
+	/* A link goes when its fd closes, wherever this thread is. */
+	if (rx->xdp_link >= 0)
+		close(rx->xdp_link);
+	rx->xdp_link = -1;
+	if (!dynpf_netns_enter(rx->ns, &saved)) {
+		dynpf_tc_detach(&rx->tc);
+		dynpf_netns_leave(&saved);
+	}
 }

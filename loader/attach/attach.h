@@ -12,8 +12,10 @@
  * - The "quiet" program: everything a sending interface sends by itself
  *   dropped on its egress.
  *
- * Everything here works in the calling thread's network namespace; nothing
- * here prints: the callers say what failed, in their own words.
+ * The functions on one hook work in the calling thread's network namespace
+ * and print nothing: the callers say what failed, in their own words. The
+ * receiver and quiet helpers at the end (the test bed's, replay --iface's,
+ * bench --live's) enter the interface's namespace themselves.
  */
 #ifndef DYNPF_LOADER_ATTACH_H
 #define DYNPF_LOADER_ATTACH_H
@@ -103,5 +105,35 @@ int dynpf_quiet_attach(struct dynpf_quiet *q, int ifindex);
 
 /* Detach and close it (in the interface's namespace). */
 void dynpf_quiet_detach(struct dynpf_quiet *q);
+
+/*
+ * The quiet program on the egress of ifindex in network namespace ns (an
+ * fd, -1: this one). What fails is said, naming ifname. 0 or -errno.
+ */
+int dynpf_quiet_on(struct dynpf_quiet *q, int ns, int ifindex, const char *ifname);
+void dynpf_quiet_off(struct dynpf_quiet *q, int ns);
+
+/*
+ * A receiver: a program on an interface in network namespace ns (an fd, -1:
+ * this one), an XDP link or, on TC ingress, a tcx link or dynpf's clsact
+ * filter; nothing stays on the interface when the process dies (links) or
+ * the test bed's namespaces go (clsact).
+ */
+struct dynpf_rx {
+	int ns;
+	int ifindex;
+	int xdp_link; /* -1 if none */
+	struct dynpf_tc_link tc;
+};
+
+#define DYNPF_RX_INIT { .ns = -1, .xdp_link = -1, .tc = DYNPF_TC_LINK_INIT }
+
+/*
+ * prog_fd on rx->ifindex in rx->ns: on TC ingress if tc, else as an XDP link
+ * in xmode. A kernel without tcx is said (info). 0 or -errno, nothing
+ * attached: the caller says what failed.
+ */
+int dynpf_rx_attach(struct dynpf_rx *rx, int prog_fd, bool tc, enum dynpf_xdp_mode xmode);
+void dynpf_rx_detach(struct dynpf_rx *rx);
 
 #endif

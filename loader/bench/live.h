@@ -33,6 +33,7 @@
 
 #include <json-c/json.h>
 
+#include "attach/attach.h"
 #include "bench/bench.h"
 #include "bench/rules.h"
 #include "channel/ring.h"
@@ -188,8 +189,8 @@ struct lv_ctx {
 	struct dynpf_progs pr;
 	struct dynpf_ctrl c;
 	bool ctrl_open;
-	int quiet_prog, quiet_link;
-	int rx_link; /* the receiver's XDP or tcx link, -1 if none */
+	struct dynpf_quiet quiet; /* drops dynpf-tx's own traffic (attach.h) */
+	struct dynpf_rx rx;       /* the receiver of the configuration running */
 	struct dynpf_capture cap;
 	struct lv_frame *frames;
 	struct dynpf_pkt *parsed; /* the frames, parsed natively */
@@ -230,7 +231,6 @@ int lv_sender_error(struct lv_sender *s);
 uint64_t lv_sent_now(const struct lv_ctx *x);
 
 /* live_rx.c: the attach code, then the counters. */
-int quiet_tx(struct lv_ctx *x);
 int rx_gro_on(struct lv_ctx *x);
 void rx_detach(struct lv_ctx *x);
 int rx_attach(struct lv_ctx *x, int conf);

@@ -124,12 +124,7 @@ static void lv_teardown(struct lv_ctx *x)
 {
 	lv_sender_stop(&x->tx);
 	rx_detach(x);
-	if (x->quiet_link > 0)
-		close(x->quiet_link);
-	x->quiet_link = -1;
-	if (x->quiet_prog >= 0)
-		close(x->quiet_prog);
-	x->quiet_prog = -1;
+	dynpf_quiet_off(&x->quiet, x->tb.tx_ns);
 	if (x->ctrl_open)
 		dynpf_ctrl_close(&x->c);
 	x->ctrl_open = false;
@@ -235,7 +230,7 @@ static int lv_setup(struct lv_ctx *x)
 	snprintf(res->ns_tx, sizeof(res->ns_tx), "%s", strrchr(x->tb.ns_tx, '/') + 1);
 	err = lv_frames_check(x);
 	err = err ?: lv_frames_fill(x);
-	err = err ?: quiet_tx(x);
+	err = err ?: dynpf_quiet_on(&x->quiet, x->tb.tx_ns, x->tb.tx_ifindex, DYNPF_TB_TX_IF);
 	err = err ?: dynpf_testbed_up(&x->tb);
 	err = err ?: rx_gro_on(x);
 	err = err ?: lv_signalled();
@@ -253,7 +248,7 @@ static int lv_setup(struct lv_ctx *x)
 
 int bench_live_run(const struct bench_live_cfg *cfg, struct bench_live **out)
 {
-	struct lv_ctx x = { .cfg = cfg, .quiet_prog = -1, .quiet_link = -1, .rx_link = -1 };
+	struct lv_ctx x = { .cfg = cfg, .quiet = DYNPF_QUIET_INIT, .rx = DYNPF_RX_INIT };
 	struct bench_live *res;
 	int err;
 

@@ -2,11 +2,8 @@
 /*
  * dynpf bench --live: the receivers. Putting them on dynpf-rx and taking
  * them off (the empty program and dynpf_xdp in native XDP mode,
- * dynpf_tc_ingress as a tcx link, clsact where there is no tcx), quieting
- * dynpf-tx and turning GRO on on dynpf-rx; then reading what they counted.
- *
- * The attach code (tc_link, quiet_tx, rx_gro_on, rx_detach, rx_attach) is
- * kept as it was written in bench_live.c, to be switched to loader/attach/.
+ * dynpf_tc_ingress as a tcx link, clsact where there is no tcx: attach/'s
+ * receiver) and turning GRO on on dynpf-rx; then reading what they counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,7 +23,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "attach/clsact.h"
 #include "bench.skel.h"
 #include "bench/live.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
@@ -34,64 +30,6 @@
 #include "lib/log.h"
 
 /* ---- the test bed ------------------------------------------------------------- */
-
-/*
- * A tcx link of prog_fd on ifindex, in namespace ns; on a kernel without
- * tcx, dynpf's clsact filter (removed with the namespace). The link fd, 0
- * for clsact, or -errno.
- */
-static int tc_link(int ns, int prog_fd, int ifindex, bool ingress)
-{
-	LIBBPF_OPTS(bpf_link_create_opts, lo);
-	bool replaced, created;
-	int saved, fd, err;
-
-	err = dynpf_netns_enter(ns, &saved);
-	if (err)
-		return err;
-	fd = bpf_link_create(prog_fd, ifindex, ingress ? BPF_TCX_INGRESS : BPF_TCX_EGRESS, &lo);
-	if (fd < 0) {
-		err = -errno;
-		if (err == -EINVAL || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */) {
-			pr_info("bench --live: no tcx links (%s): clsact\n", strerror(-err));
-			err = dynpf_clsact_attach(ifindex, ingress, prog_fd, &replaced, &created);
-			fd = 0;
-		}
-	}
-	dynpf_netns_leave(&saved);
-	return err ?: fd;
-}
-
-/*
- * dynpf-tx's own traffic (router solicitations, MLD reports) would reach
- * the receiver: a two-instruction TC_ACT_SHOT on its egress drops it. The
- * generator's frames do not pass there (ndo_xdp_xmit).
- */
-int quiet_tx(struct lv_ctx *x)
-{
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = TC_ACT_SHOT },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int err;
-
-	x->quiet_prog = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "dynpf_quiet", "GPL", insns,
-				      ARRAY_SIZE(insns), NULL);
-	if (x->quiet_prog < 0) {
-		err = -errno;
-		p_err("bench --live: cannot load the program that quiets %s: %s", DYNPF_TB_TX_IF,
-		      strerror(-err));
-		return err;
-	}
-	err = tc_link(x->tb.tx_ns, x->quiet_prog, x->tb.tx_ifindex, false);
-	if (err < 0) {
-		p_err("bench --live: cannot attach the program that quiets %s: %s",
-		      DYNPF_TB_TX_IF, strerror(-err));
-		return err;
-	}
-	x->quiet_link = err ?: -1;
-	return 0;
-}
 
 /*
  * GRO on dynpf-rx (the legacy ETHTOOL_SGRO): a veth queue takes redirected
@@ -126,51 +64,30 @@ int rx_gro_on(struct lv_ctx *x)
 
 void rx_detach(struct lv_ctx *x)
 {
-	int saved;
-
-	if (x->rx_link > 0)
-		close(x->rx_link);
-	if (x->rx_link == 0 && !dynpf_netns_enter(x->tb.rx_ns, &saved)) {
-		dynpf_clsact_detach(x->tb.rx_ifindex, true); /* clsact: no tcx */
-		dynpf_netns_leave(&saved);
-	}
-	x->rx_link = -1;
+	dynpf_rx_detach(&x->rx);
 }
 
 /* A link is detached when its fd closes: nothing stays if dynpf dies. */
 int rx_attach(struct lv_ctx *x, int conf)
 {
-	LIBBPF_OPTS(bpf_link_create_opts, lo, .flags = XDP_FLAGS_DRV_MODE);
 	const struct lv_conf *c = &lv_confs[conf];
-	int fd, prog, saved, err;
+	bool tc = c->hook == DYNPF_HOOK_TC_INGRESS;
+	const char *name = tc ? "dynpf_tc_ingress" : c->hook ? "dynpf_xdp" : "bench_live_drop";
+	int prog, err;
 
-	if (c->hook == DYNPF_HOOK_TC_INGRESS) {
-		fd = tc_link(x->tb.rx_ns, bpf_program__fd(x->pr.skel->progs.dynpf_tc_ingress),
-			     x->tb.rx_ifindex, true);
-		if (fd < 0) {
-			p_err("bench --live: cannot attach dynpf_tc_ingress to %s: %s",
-			      DYNPF_TB_RX_IF, strerror(-fd));
-			return fd;
-		}
-		x->rx_link = fd;
-		return 0;
-	}
-	prog = c->hook ? bpf_program__fd(x->pr.skel->progs.dynpf_xdp)
-		       : bpf_program__fd(x->ref->progs.bench_live_drop);
-
-	err = dynpf_netns_enter(x->tb.rx_ns, &saved);
-	if (err)
-		return err;
-	fd = bpf_link_create(prog, x->tb.rx_ifindex, BPF_XDP, &lo);
-	err = fd < 0 ? -errno : 0;
-	dynpf_netns_leave(&saved);
-	if (err) {
-		p_err("bench --live: cannot attach %s to %s in native XDP mode: %s",
-		      c->hook ? "dynpf_xdp" : "bench_live_drop", DYNPF_TB_RX_IF, strerror(-err));
-		return err;
-	}
-	x->rx_link = fd;
-	return 0;
+	prog = tc	? bpf_program__fd(x->pr.skel->progs.dynpf_tc_ingress)
+	       : c->hook ? bpf_program__fd(x->pr.skel->progs.dynpf_xdp)
+			 : bpf_program__fd(x->ref->progs.bench_live_drop);
+	x->rx.ns = x->tb.rx_ns;
+	x->rx.ifindex = x->tb.rx_ifindex;
+	err = dynpf_rx_attach(&x->rx, prog, tc, DYNPF_XDP_NATIVE);
+	if (err && tc)
+		p_err("bench --live: cannot attach %s to %s: %s", name, DYNPF_TB_RX_IF,
+		      strerror(-err));
+	else if (err)
+		p_err("bench --live: cannot attach %s to %s in native XDP mode: %s", name,
+		      DYNPF_TB_RX_IF, strerror(-err));
+	return err;
 }
 
 /* ---- their counters ------------------------------------------------------------ */

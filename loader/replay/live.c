@@ -53,8 +53,7 @@ static struct live {
 	struct dynpf_progs pr; /* the attached instance: its own ring and counters */
 	int hook;              /* DYNPF_HOOK_* the attached program counts under */
 	const char *prog_name;
-	int xdp_link;          /* XDP link fd, -1 if none */
-	struct dynpf_tc_link rx_tc; /* TC mode: dynpf on the rx ingress */
+	struct dynpf_rx rx;         /* dynpf on the rx end (attach.h) */
 	struct dynpf_quiet quiet;   /* drops the tx end's own traffic (attach.h) */
 	int sock;              /* AF_PACKET, in the tx namespace */
 	struct dynpf_parse_cfg cfg;
@@ -66,8 +65,8 @@ static struct live {
 	/* every record received, for the counters check */
 	unsigned long records, strays, untagged, bytes;
 	unsigned long err[DYNPF_E_MAX];
-} live = { .rx_ns = -1, .tx_ns = -1, .xdp_link = -1, .sock = -1,
-	   .rx_tc = DYNPF_TC_LINK_INIT, .quiet = DYNPF_QUIET_INIT };
+} live = { .rx_ns = -1, .tx_ns = -1, .sock = -1, .rx = DYNPF_RX_INIT,
+	   .quiet = DYNPF_QUIET_INIT };
 
 const char *dynpf_live_hook_name(enum dynpf_live_mode mode)
 {
@@ -102,14 +101,6 @@ static void die_if_signalled(void)
 
 /* ------------------------------------------------------------ attaching */
 
-/* A kernel without tcx (before Linux 6.6): the TC hook got dynpf's clsact filter. */
-static void say_no_tcx(const struct dynpf_tc_link *l)
-{
-	if (l->tcx_err)
-		pr_info("tcx links not supported (%s): attaching with clsact\n",
-			strerror(-l->tcx_err));
-}
-
 static int choose_hook(void)
 {
 	/* xdp.frags as soon as a frame can be longer than one page's buff. */
@@ -131,54 +122,23 @@ static int attach_rx(void)
 	struct dynpf_bpf *skel = live.pr.skel;
 	enum dynpf_xdp_mode xmode = live.mode == DYNPF_LIVE_XDP ? DYNPF_XDP_NATIVE
 								  : DYNPF_XDP_GENERIC;
+	bool tc = live.mode == DYNPF_LIVE_TC;
 	struct bpf_program *prog;
-	int saved, err;
+	int err;
 
 	prog = live.hook == DYNPF_HOOK_TC_INGRESS ? skel->progs.dynpf_tc_ingress
 	       : live.hook == DYNPF_HOOK_XDP_FRAGS ? skel->progs.dynpf_xdp_frags
 						    : skel->progs.dynpf_xdp;
 	live.prog_name = bpf_program__section_name(prog);
-	err = dynpf_netns_enter(live.rx_ns, &saved);
-	if (err)
-		return err;
-	if (live.mode == DYNPF_LIVE_TC) {
-		err = dynpf_tc_attach(&live.rx_tc, bpf_program__fd(prog), live.rx_ifindex, true,
-				      DYNPF_TC_AUTO);
-		say_no_tcx(&live.rx_tc);
-		if (err)
-			p_err("cannot attach %s to the TC ingress of %s: %s", live.prog_name,
-			      live.rx_name, strerror(-err));
-	} else {
-		live.xdp_link = dynpf_xdp_link(bpf_program__fd(prog), live.rx_ifindex, xmode);
-		err = live.xdp_link < 0 ? live.xdp_link : 0;
-		if (err)
-			p_err("cannot attach %s to %s in %s mode: %s%s", live.prog_name,
-			      live.rx_name, dynpf_xdp_mode_name(xmode), strerror(-err),
-			      dynpf_xdp_attach_hint(err));
-	}
-	dynpf_netns_leave(&saved);
-	return err;
-}
-
-/*
- * The sending interface's own traffic would reach the rx hook between the
- * capture's frames: the quiet program on its egress drops it (attach.h).
- */
-static int quiet_tx(void)
-{
-	int saved, err;
-
-	err = dynpf_netns_enter(live.tx_ns, &saved);
-	if (err)
-		return err;
-	err = dynpf_quiet_attach(&live.quiet, live.tx_ifindex);
-	say_no_tcx(&live.quiet.link);
-	dynpf_netns_leave(&saved);
-	if (err && live.quiet.prog < 0)
-		p_err("cannot load the program that quiets %s: %s", live.tx_name, strerror(-err));
+	live.rx.ns = live.rx_ns;
+	live.rx.ifindex = live.rx_ifindex;
+	err = dynpf_rx_attach(&live.rx, bpf_program__fd(prog), tc, xmode);
+	if (err && tc)
+		p_err("cannot attach %s to the TC ingress of %s: %s", live.prog_name,
+		      live.rx_name, strerror(-err));
 	else if (err)
-		p_err("cannot attach the program that quiets %s to its egress: %s", live.tx_name,
-		      strerror(-err));
+		p_err("cannot attach %s to %s in %s mode: %s%s", live.prog_name, live.rx_name,
+		      dynpf_xdp_mode_name(xmode), strerror(-err), dynpf_xdp_attach_hint(err));
 	return err;
 }
 
@@ -534,8 +494,12 @@ int dynpf_live_start(const struct dynpf_live_opts *o, struct dynpf_walk_live *wa
 	dynpf_netns_leave(&saved);
 	live.tx_mtu = mtu > 0 ? (unsigned int)mtu : live.mtu;
 	live.cfg = o->cfg;
-	/* Quiet the sender before any link is up, so no frame of its own gets through. */
-	err = quiet_tx();
+	/*
+	 * The sending interface's own traffic would reach the rx hook between
+	 * the capture's frames: the quiet program on its egress drops it,
+	 * attached before any link is up, so no frame of its own gets through.
+	 */
+	err = dynpf_quiet_on(&live.quiet, live.tx_ns, live.tx_ifindex, live.tx_name);
 	err = err ?: live.have_tb ? dynpf_testbed_up(&live.tb) : 0;
 	/* Only the program to attach: the verifier is most of the start-up time. */
 	live.hook = choose_hook();
@@ -574,24 +538,13 @@ void dynpf_live_stop(void)
 
 static void live_teardown(void)
 {
-	int saved;
-
 	if (!live.started)
 		return;
 	if (live.sock >= 0)
 		close(live.sock);
 	live.sock = -1;
-	if (live.xdp_link >= 0)
-		close(live.xdp_link);
-	live.xdp_link = -1;
-	if (!dynpf_netns_enter(live.tx_ns, &saved)) {
-		dynpf_quiet_detach(&live.quiet);
-		dynpf_netns_leave(&saved);
-	}
-	if (!dynpf_netns_enter(live.rx_ns, &saved)) {
-		dynpf_tc_detach(&live.rx_tc);
-		dynpf_netns_leave(&saved);
-	}
+	dynpf_rx_detach(&live.rx);
+	dynpf_quiet_off(&live.quiet, live.tx_ns);
 	dynpf_progs_close(&live.pr);
 	if (live.have_tb)
 		dynpf_testbed_destroy(&live.tb);

@@ -222,39 +222,6 @@ static int nl_link_up(int ifindex)
 
 /* ------------------------------------------------------------ namespaces */
 
-int dynpf_netns_enter(int ns, int *saved)
-{
-	*saved = -1;
-	if (ns < 0)
-		return 0;
-	*saved = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (*saved < 0)
-		return -errno;
-	if (setns(ns, CLONE_NEWNET)) {
-		int err = -errno;
-
-		close(*saved);
-		*saved = -1;
-		return err;
-	}
-	return 0;
-}
-
-int dynpf_netns_leave(int *saved)
-{
-	int err = 0;
-
-	if (*saved < 0)
-		return 0;
-	if (setns(*saved, CLONE_NEWNET))
-		err = -errno;
-	close(*saved);
-	*saved = -1;
-	if (err)
-		p_err("cannot return to the original network namespace: %s", strerror(-err));
-	return err;
-}
-
 /*
  * /run/netns a shared mount point, as `ip netns add` makes it, so that the
  * namespaces' bind mounts show in every mount namespace.

@@ -5,6 +5,8 @@
 #include <net/if.h>
 #include <stdbool.h>
 
+#include "lib/netns.h"
+
 /*
  * replay --testbed: two network namespaces, dynpf-tb-PID-rx and
  * dynpf-tb-PID-tx (under /run/netns, as `ip netns add` makes them), and a
@@ -63,12 +65,6 @@ void dynpf_tb_signals_guard(const struct dynpf_testbed *tb); /* NULL: none */
 void dynpf_tb_signals_restore(void);
 int dynpf_tb_signalled(void);
 
-/*
- * Run in namespace ns (an fd; -1: stay): *saved gets an fd of the current
- * one, for dynpf_netns_leave(). 0 or -errno.
- */
-int dynpf_netns_enter(int ns, int *saved);
-int dynpf_netns_leave(int *saved);
 
 /* IFLA_LINK of an interface in the current namespace (a veth: its peer). */
 int dynpf_if_link(int ifindex);
