@@ -31,7 +31,7 @@
 #include "bench/bench.h"
 #include "bench/live.h"
 #include "bench/rules.h"
-#include "cli/cmds.h"
+#include "lib/util.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "lib/log.h"
@@ -266,6 +266,7 @@ static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct ben
 	return bench_rules_run(rc, out);
 }
 
+/* dynpf bench: the command table (cli/cmds.h) calls it. */
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option opts[] = {

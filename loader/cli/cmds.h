@@ -14,9 +14,9 @@
  */
 int cmd_replay(int argc, char **argv); /* cli/replay.c */
 int cmd_parse(int argc, char **argv);  /* cli/parse.c */
-int cmd_bench(int argc, char **argv);  /* bench/bench.c */
+int cmd_bench(int argc, char **argv);  /* bench/main.c */
 int cmd_rules(int argc, char **argv);  /* cli/rules.c: check, load, save */
-int cmd_daemon(int argc, char **argv); /* daemon/daemon.c */
+int cmd_daemon(int argc, char **argv); /* daemon/main.c */
 int cmd_status(int argc, char **argv); /* cli/status.c */
 int cmd_rule(int argc, char **argv);   /* cli/rule.c: add, del, list */
 int cmd_stats(int argc, char **argv);  /* cli/status.c, with --watch */
@@ -24,10 +24,7 @@ int cmd_attach(int argc, char **argv); /* cli/attach.c */
 int cmd_detach(int argc, char **argv); /* cli/attach.c, and detach --all */
 int cmd_events(int argc, char **argv); /* cli/events.c */
 
-/* Exit codes shared by every command. */
-#define DYNPF_EXIT_OK 0
-#define DYNPF_EXIT_DIFF 1  /* ran, found differences */
-#define DYNPF_EXIT_USAGE 2 /* bad invocation, bad input, or failure */
+#include "lib/util.h" /* DYNPF_EXIT_*, the exit codes of every command */
 
 /*
  * What the commands share (cli/cmds.c). A table of commands or subcommands

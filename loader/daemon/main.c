@@ -30,7 +30,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
-#include "cli/cmds.h"
+#include "lib/util.h"
 #include "daemon/daemon.h"
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
@@ -288,6 +288,7 @@ static void release(struct daemon *d)
 	close(d->lockfd);
 }
 
+/* dynpf daemon: the command table (cli/cmds.h) calls it. */
 int cmd_daemon(int argc, char **argv)
 {
 	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,

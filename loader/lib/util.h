@@ -12,6 +12,11 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
+/* Exit codes shared by every command. */
+#define DYNPF_EXIT_OK 0
+#define DYNPF_EXIT_DIFF 1  /* ran, found differences */
+#define DYNPF_EXIT_USAGE 2 /* bad invocation, bad input, or failure */
+
 /* CLOCK_MONOTONIC, in seconds and in whole milliseconds. */
 double dynpf_now(void);
 int64_t dynpf_now_ms(void);

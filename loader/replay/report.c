@@ -14,7 +14,7 @@
 
 #include "pcap/capture.h"
 #include "replay/expect.h"
-#include "cli/cmds.h"
+#include "lib/util.h"
 #include "lib/log.h"
 #include "native.h"
 #include "channel/ruleset.h"
