@@ -183,6 +183,27 @@ bench: check-deps
 captures:
 	$(Q)python3 pcap-tests/gen.py pcap-tests
 
+# Style: C as clang-format-19 writes it (.clang-format), shell scripts as
+# shellcheck wants them (.shellcheckrc), Python as flake8 does (.flake8).
+# `make format` rewrites the C files; `make lint` checks all three (make
+# test runs each check as a test).
+CLANG_FORMAT ?= clang-format-19
+SOURCES   = $(shell git ls-files $(1) 2>/dev/null || \
+		find . -path './.*' -prune -o -path './build*' -prune -o -type f -name '$(1)' -print)
+C_SRCS    = $(call SOURCES,*.[ch])
+SH_SRCS   = $(call SOURCES,*.sh) .ci/run
+PY_SRCS   = $(call SOURCES,*.py)
+.PHONY: format lint lint-c lint-sh lint-py
+format: check-deps
+	$(Q)$(CLANG_FORMAT) -i $(C_SRCS)
+lint: lint-c lint-sh lint-py
+lint-c:
+	$(Q)$(CLANG_FORMAT) --dry-run --Werror $(C_SRCS)
+lint-sh:
+	$(Q)shellcheck $(SH_SRCS)
+lint-py:
+	$(Q)flake8 $(PY_SRCS)
+
 # Man pages: each page's head (docs/man/PAGE.md), then the reference docs
 # it takes in, through pandoc and docs/man/man.lua.
 MAN_PAGES         := dynpf.8 dynpf.conf.5 dynpf-rules.7

@@ -8,7 +8,8 @@ set -euo pipefail
 
 BOOKWORM_PKGS=(make gcc pkg-config clang-19 llvm-19 libxdp-dev libpcap-dev libjson-c-dev
 	libelf-dev zlib1g-dev libclang-rt-19-dev valgrind gdb iproute2 tshark python3 python3-scapy xdp-tools gnuplot-nox nftables ethtool
-	pandoc groff-base) # make man, and the doc test that renders the pages
+	pandoc groff-base # make man, and the doc test that renders the pages
+	clang-format-19 shellcheck flake8) # make format, make lint
 BACKPORTS_PKGS=(libbpf-dev libbpf1 bpftool linux-libc-dev)
 # Minimum versions that matter: libbpf 1.4 (tcx links), bpftool 7.5 (kfuncs in vmlinux.h).
 declare -A MIN_VERSION=([libbpf-dev]="1:1.4" [bpftool]="7.5" [linux-libc-dev]="6.12")
@@ -49,7 +50,7 @@ case "${1:-install}" in
 check)
 	m=$(missing)
 	if [ -n "$m" ]; then
-		echo "deps: missing: $(echo $m)"
+		echo "deps: missing: ${m//$'\n'/ }"
 		exit 1
 	fi
 	echo "deps: all present"
@@ -61,7 +62,7 @@ install)
 		exit 0
 	fi
 	if [ "$(id -u)" != 0 ]; then
-		echo "deps: missing $(echo $m); run 'sudo make deps'" >&2
+		echo "deps: missing ${m//$'\n'/ }; run 'sudo make deps'" >&2
 		exit 1
 	fi
 	add_backports
@@ -71,7 +72,7 @@ install)
 	apt-get install -y -q "${BOOKWORM_PKGS[@]}"
 	m=$(missing)
 	if [ -n "$m" ]; then
-		echo "deps: still missing after install: $(echo $m)" >&2
+		echo "deps: still missing after install: ${m//$'\n'/ }" >&2
 		exit 1
 	fi
 	echo "deps: installed"

@@ -128,7 +128,7 @@ words = set()
 for section in ('### Matches', '### Actions'):
     part = rules_doc[rules_doc.index(section):]
     part = part[:part.index('\n#', 1)]
-    for row in (l for l in part.splitlines() if l.startswith('| `')):
+    for row in (ln for ln in part.splitlines() if ln.startswith('| `')):
         for span in re.findall(r'`([^`]*)`', row):
             words.update(w for w in re.split(r'[\s,|]+', span)
                          if re.fullmatch(r'[a-z][a-z0-9_-]*', w))

@@ -128,6 +128,7 @@ check "rules load of a bad file changes nothing" sh -c \
 
 # The CLI's daemon paths under valgrind: no leak, no memory error (exit 9),
 # each with its own exit status. Not in the sanitizer build: ASan checks it.
+# shellcheck disable=SC2054 # the commas are valgrind's
 VALGRIND=(valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect
 	--error-exitcode=9 --suppressions=tests/valgrind.supp -q)
 san_build=0

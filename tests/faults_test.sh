@@ -104,7 +104,7 @@ stop9() {
 # Nothing of dynpf on the namespace's interfaces, no pins, no socket.
 nothing_left() {
 	! ip -n "$NS" link show | grep -q 'prog/xdp' &&
-		[ -z "$(ip netns exec "$NS" bpftool net show 2>/dev/null | grep -i dynpf)" ] &&
+		! ip netns exec "$NS" bpftool net show 2>/dev/null | grep -qi dynpf &&
 		[ ! -e "$PIN" ] && [ ! -e "$SOCK" ]
 }
 IFACES='{ "name": "vb", "hook": "xdp" }, { "name": "vd", "hook": "xdp-generic" },
@@ -387,7 +387,7 @@ kill "$lpid" 2>/dev/null
 wait "$lpid" 2>/dev/null
 lpid=
 through=$(cat "$OUT/ft-through" 2>/dev/null)
-check "kill -9 mid-load, $(echo $rounds | wc -w) times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
+check "kill -9 mid-load, $(wc -w <<<"$rounds") times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
 	sh -c '! echo "$1" | grep -q "MIXED\|NO-RESTART\|FAILED\|NO-GDB"' sh "$outcomes"
 # What a round killed as it was submitting left a busy record in the ring;
 # what one killed as it started the drain left the messages it had sent.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # What the daemon's end-to-end tests share (sourced): the counters and the
 # ok / ko / check lines, and bpffs mounted if it is not (unmounted by

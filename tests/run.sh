@@ -4,13 +4,13 @@
 # tests are shown; the last line is "N passed, N failed, N skipped".
 # Needs root (BPF_PROG_TEST_RUN); BUILD=build-san runs the sanitizer build.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 BUILD=${BUILD:-build}
 OBJ=${OBJ:-.output}
 OUT=${BUILD}/tests
 DYNPF=$BUILD/dynpf
-CAPS=$(ls pcap-tests/*.pcap)
+CAPS=(pcap-tests/*.pcap)
 pass=0
 fail=0
 skip=0
@@ -27,14 +27,16 @@ sk() { skip=$((skip + 1)); printf 'skip  %s (%s)\n' "$1" "$2"; }
 
 # t NAME CMD...: passes when CMD exits 0.
 t() {
-	local name=$1 log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	local name=$1 log
+	log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift
 	if "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "$log"; fi
 }
 
 # t_err NAME WANT_RC WANT_TEXT CMD...: CMD fails with WANT_RC and says WANT_TEXT.
 t_err() {
-	local name=$1 want_rc=$2 want=$3 log="$OUT/err_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	local name=$1 want_rc=$2 want=$3 log
+	log="$OUT/err_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift 3
 	"$@" >"$log" 2>&1
 	local rc=$?
@@ -189,7 +191,7 @@ t "rules --help" "$DYNPF" rules --help
 t "rules check --help" "$DYNPF" rules check --help
 
 echo "== replay through xdp, xdp.frags and tc, with --expect and --check-native"
-for c in $CAPS; do
+for c in "${CAPS[@]}"; do
 	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
 done
 
@@ -200,21 +202,21 @@ t "--max-stacks 1 on tunnels" "$DYNPF" replay pcap-tests/tunnels.pcap --max-stac
 	--check-native -q
 
 echo "== native parse with --expect"
-for c in $CAPS; do
+for c in "${CAPS[@]}"; do
 	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
 done
 
 echo "== xdp-frags with the fragment boundary at every byte of the headers"
 # --xdp-linear N puts the first N bytes in the linear part: every header and
 # TCP option straddles the boundary for some N, and must parse the same.
-for c in $CAPS; do
+for c in "${CAPS[@]}"; do
 	[ "$c" = pcap-tests/jumbo.pcap ] && continue
 	t "fragment boundary at bytes 14..128 of $c" "$DYNPF" replay "$c" --hook xdp-frags \
 		--xdp-linear 14-128 --check-native --expect "${c%.pcap}.expect.jsonl" -q
 done
 
 echo "== every truncation: BPF and native agree, nothing reads out of bounds"
-python3 tests/truncate.py "$OUT/trunc.pcap" $CAPS >/dev/null
+python3 tests/truncate.py "$OUT/trunc.pcap" "${CAPS[@]}" >/dev/null
 t "truncations (14..200 bytes)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
 python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
 	pcap-tests/jumbo.pcap >/dev/null
@@ -222,11 +224,11 @@ t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-fra
 	--hook xdp-frags --check-native -q
 
 echo "== hostile frames: random mutations of every capture packet (fixed seed)"
-python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" $CAPS >/dev/null
+python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" "${CAPS[@]}" >/dev/null
 t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
 
 echo "== classification: the BPF classifier and the native reference decide alike"
-for c in $CAPS; do
+for c in "${CAPS[@]}"; do
 	t "replay --rules on $c" "$DYNPF" replay "$c" --rules tests/rules/captures.rules \
 		--check-native -q
 done
@@ -320,7 +322,7 @@ no_testbed() {
 	fi
 	! ip -o link show type veth | grep -E ' dynpf-(rx|tx)[@:]'
 }
-for c in $CAPS; do
+for c in "${CAPS[@]}"; do
 	for mode in xdp xdp-generic tc; do
 		live_start "$c" "$mode" 9000
 	done
@@ -418,7 +420,7 @@ t_err "the plain xdp program on a 9000-byte veth, native" 2 \
 
 echo "== tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
-	for c in $CAPS; do
+	for c in "${CAPS[@]}"; do
 		t "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
 	done
 	t "tshark on the mutations" python3 tests/tshark_compare.py --dynpf "$DYNPF" \
@@ -442,7 +444,8 @@ echo "== valgrind: no leak on the replay, parse and command-line paths"
 # 9 is valgrind's: a leak or a memory error). tests/valgrind.supp: valgrind
 # 3.19 misreads libbpf's bpf() calls.
 vg() {
-	local name=$1 want=$2 log="$OUT/vg_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	local name=$1 want=$2 log
+	log="$OUT/vg_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift 2
 	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=9 --suppressions=tests/valgrind.supp -q "$@" >"$log" 2>&1
@@ -547,14 +550,16 @@ done
 # is printed (t_err with status 0).
 t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \
 	"$DYNPF" bench --repeat 1000 --runs 1
+# The entries of bpffs, one a line.
+bpffs_list() { find /sys/fs/bpf -mindepth 1 -maxdepth 1 -printf '%f\n' | sort; }
 # The rule benchmarks alone, small: exit 0 and every one of their tables.
 bench_rules_tables() {
 	local out=$OUT/bench_rules.out want before new
-	before=$(ls /sys/fs/bpf)
+	before=$(bpffs_list)
 	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 100 >"$out" 2>&1 ||
 		{ cat "$out"; return 1; }
 	# xdp-filter's object asks for its maps to be pinned by name: not by us.
-	new=$(ls /sys/fs/bpf | grep -vxF -- "$before")
+	new=$(bpffs_list | grep -vxF -- "$before")
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
 	for want in '^rule sets:' '^ +100 +99 +[0-9]+ ' '^classification, ns per packet' \
 		'^syn xdp ' '^ipv6-udp tc ' '^rule updates per second' '^ +4096 +[0-9]' \
@@ -573,7 +578,7 @@ t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tabl
 bench_live_smoke() {
 	local out=$OUT/bench_live.out pid conf m before new
 	local others='^dynpf-test-.*$'
-	before=$(ls /sys/fs/bpf)
+	before=$(bpffs_list)
 	"$DYNPF" bench --live --duration 1 --xdp-bench >"$out" 2>&1 &
 	pid=$!
 	wait "$pid" || { cat "$out"; return 1; }
@@ -588,7 +593,7 @@ bench_live_smoke() {
 		{ echo "the control was not seen:"; cat "$out"; return 1; }
 	grep -q '^xdp-bench: ' "$out" || { echo "nothing said of xdp-bench:"; cat "$out"; return 1; }
 	! ip netns list | grep "dynpf-tb-$pid-" || { echo "namespaces left"; return 1; }
-	new=$(ls /sys/fs/bpf | grep -vxF -- "$before" | grep -vE "$others")
+	new=$(bpffs_list | grep -vxF -- "$before" | grep -vE "$others")
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
 }
 t "bench --live --duration 1: every configuration, nothing half-applied, nothing left" \
@@ -645,7 +650,7 @@ else
 fi
 
 echo "== output, docs and man pages stay in sync with the code"
-t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" $CAPS
+t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" "${CAPS[@]}"
 t "docs and man pages list every command, option, key, keyword and error; pages render" \
 	python3 tests/check_docs.py "$DYNPF" "$BUILD/man"
 
@@ -682,6 +687,13 @@ install_round() {
 	[ -z "$got" ] && [ ! -e "$d/etc/dynpf" ] || { printf 'left behind:\n%s\n' "$got"; return 1; }
 }
 t "make install: exactly its files; make uninstall: none left" install_round
+
+echo "== style: make lint (clang-format-19, shellcheck, flake8)"
+# A make of its own (not the test's jobserver), on this tree's files.
+lint_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s "$1"; }
+t "C: every file as .clang-format writes it (make format fixes it)" lint_make lint-c
+t "shell scripts: shellcheck finds nothing (.shellcheckrc)" lint_make lint-sh
+t "Python: flake8 finds nothing (.flake8)" lint_make lint-py
 
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
