@@ -11,7 +11,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-CPPFLAGS += -Iinclude -Iparsers -Ictrl -Iloader -I$(OUT)
+CPPFLAGS += -Iinclude -Iparsers -Irules -Iloader -I$(OUT)
 LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
 OUT      := .output-san
@@ -21,7 +21,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	      -Iinclude -Iparsers -Ictrl -Ibpf -I$(OUT)
+	      -Iinclude -Iparsers -Irules -Ibpf -I$(OUT)
 
 ifeq ($(V),1)
 Q :=
@@ -31,7 +31,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h ctrl/*.h bpf/*.h)
+HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h rules/*.h bpf/*.h)
 # The product's programs (bpf/) and the benchmark's baselines (loader/bench/).
 BPF_SRCS  := $(wildcard bpf/*.bpf.c loader/bench/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))

@@ -4,7 +4,7 @@
  * every match and action keyword into its struct fields, every error with
  * its FILE:LINE:COLUMN, the round trip text -> rule -> text -> rule, and
  * hostile input. Every rule parsed here is also formatted, parsed back and
- * compared byte for byte, and, when ctrl/match.h is there, must pass
+ * compared byte for byte, and, when rules/match.h is there, must pass
  * dynpf_rule_check(), the validation of the control channel.
  */
 #include <errno.h>
@@ -16,8 +16,8 @@
 
 #include "lang/rules_lang.h"
 
-#if __has_include("../ctrl/match.h")
-#include "../ctrl/match.h"
+#if __has_include("../rules/match.h")
+#include "../rules/match.h"
 #define HAVE_RULE_CHECK 1
 #endif
 
@@ -986,7 +986,7 @@ int main(void)
 	test_format_buffer();
 	test_hostile();
 #ifndef HAVE_RULE_CHECK
-	printf("test_rules: ctrl/match.h not found: rules not checked with dynpf_rule_check\n");
+	printf("test_rules: rules/match.h not found: rules not checked with dynpf_rule_check\n");
 #endif
 	printf("test_rules: %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

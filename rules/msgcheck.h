@@ -7,8 +7,8 @@
  * natively, for the fuzzer (fuzz/fuzz_ctrlmsg.c). Each returns 0, or
  * -errno with *field naming the first field that is wrong (the ack's).
  */
-#ifndef DYNPF_CTRL_MSGCHECK_H
-#define DYNPF_CTRL_MSGCHECK_H
+#ifndef DYNPF_RULES_MSGCHECK_H
+#define DYNPF_RULES_MSGCHECK_H
 
 #include "match.h"
 
@@ -140,4 +140,4 @@ dynpf_inline int dynpf_msg_check(const void *buf, __u32 size, __u16 *field)
 }
 #endif
 
-#endif /* DYNPF_CTRL_MSGCHECK_H */
+#endif /* DYNPF_RULES_MSGCHECK_H */
