@@ -7,7 +7,6 @@
 #include "dynpf/pkt.h"
 #include "graph.h"
 #include "classify.h"
-#include "ctrl.h"
 
 /* TC_ACT_UNSPEC (clsact) and TCX_NEXT (tcx): let the next program decide. */
 #define DYNPF_TC_NEXT (-1)

@@ -2,8 +2,8 @@
 /*
  * The control channel's checks that need no state: a message's header (its
  * version, type and size) and the fields of each type. The BPF drain
- * (bpf/ctrl.h) runs them first, then the checks that need the rule set (an
- * id in use, the transaction's room); dynpf_msg_check() runs them all
+ * (bpf/drain.bpf.c) runs them first, then the checks that need the rule set
+ * (an id in use, the transaction's room); dynpf_msg_check() runs them all
  * natively, for the fuzzer (fuzz/fuzz_ctrlmsg.c). Each returns 0, or
  * -errno with *field naming the first field that is wrong (the ack's).
  */

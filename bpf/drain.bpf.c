@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The control channel's BPF side: dynpf_drain, a SEC("syscall") program the
  * producer runs with BPF_PROG_TEST_RUN after writing a batch of messages
@@ -11,12 +11,28 @@
  * commit is applied after the drain returns, outside its callback), so the
  * acks of one run always fit in dynpf_acks: the producer reads them all
  * before the next run.
+ *
+ * A unit of its own, linked with the packet programs (dynpf.bpf.c) into one
+ * object and one skeleton (.output/dynpf.bpf.o, the Makefile): the rule set's
+ * maps and settings are shared through bpf/rules.h.
  */
-#ifndef DYNPF_BPF_CTRL_H
-#define DYNPF_BPF_CTRL_H
+
+/*
+ * The kfuncs both units call, under names of this unit's own: the BPF
+ * static linker of bpftool 7.5 refuses two objects that declare one kfunc
+ * ("failed to resolve size of underlying type", docs/bpf-notes.md), and
+ * libbpf looks a kfunc up in the kernel without its "___" suffix. A kfunc
+ * the drain starts to call that dynpf.bpf.c calls too goes here.
+ */
+#define bpf_dynptr_size bpf_dynptr_size___drain
+#define bpf_iter_num_new bpf_iter_num_new___drain
+#define bpf_iter_num_next bpf_iter_num_next___drain
+#define bpf_iter_num_destroy bpf_iter_num_destroy___drain
 
 #include "rules.h"
 #include "msgcheck.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define EPERM 1
 #define ENOENT 2
@@ -29,6 +45,23 @@
 #define EBUSY 16
 
 #define DYNPF_ACK_MAX_RUN 4096 /* acks one run may write */
+
+/* A staged change (the drain validated it; the commit applies it). */
+struct dynpf_op {
+	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
+	__u8 pad[3];
+	__u32 id;    /* rule id; SET: the key */
+	__u64 value; /* SET */
+	struct dynpf_rule rule;
+};
+
+/* Per rule id, during a transaction: what the staged ops did to it. */
+#define DYNPF_IDS_ADDED 1
+#define DYNPF_IDS_DELETED 2
+struct dynpf_id_state {
+	__u32 txn;
+	__u32 state;
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
@@ -775,4 +808,3 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	return 0;
 }
 
-#endif /* DYNPF_BPF_CTRL_H */
