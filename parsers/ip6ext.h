@@ -4,92 +4,15 @@
  * routing (SRv6 SRH, RFC 8754, in full), fragment, AH (RFC 4302) and ESP
  * (RFC 4303). Each is one layer of the parse graph; the chain is bounded by
  * the max_ext setting (at most DYNPF_MAX_EXT), and what RFC 8200 says
- * should not occur is flagged.
+ * should not occur is flagged. The options and SRH TLVs are decoded in
+ * tlvstep.h.
  */
 #ifndef DYNPF_PARSERS_IP6EXT_H
 #define DYNPF_PARSERS_IP6EXT_H
 
 #include "cursor.h"
 #include "ip.h"
-#include "tlv.h"
-
-#define DYNPF_IP6OPT_PAD1 0
-#define DYNPF_IP6OPT_PADN 1
-#define DYNPF_IP6OPT_RA 5
-#define DYNPF_IP6OPT_JUMBO 0xc2
-
-#define DYNPF_SRH_TLV_PAD1 0
-#define DYNPF_SRH_TLV_PADN 4
-#define DYNPF_SRH_TLV_HMAC 5
-
-/*
- * Options of hop-by-hop and destination headers, and SRH TLVs, share one
- * format: type(1) data-length(1) data; the length excludes the 2-byte
- * header; type 0 is a lone padding byte; there is no end marker.
- */
-static const struct dynpf_tlv_desc dynpf_ip6_opt_desc = {
-	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 2,
-	.min_len = 2,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_IP6OPT_PAD1,
-};
-
-/* Decode an option of a hop-by-hop or destination header into its entry. */
-dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
-{
-	const __u8 *v;
-
-	switch (type) {
-	case DYNPF_IP6OPT_PAD1:
-	case DYNPF_IP6OPT_PADN:
-		return;
-	case DYNPF_IP6OPT_RA:
-		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
-		if (len == 4 && v) {
-			e->ra = dynpf_get_be16(v + 2);
-			e->flags |= DYNPF_EXTF_RA;
-		}
-		return;
-	case DYNPF_IP6OPT_JUMBO:
-		v = dynpf_area_ptr(a, o, 6, DYNPF_AREA_MAX);
-		if (len == 6 && v) {
-			e->jumbo = dynpf_get_be32(v + 2);
-			e->flags |= DYNPF_EXTF_JUMBO;
-		}
-		return;
-	}
-	/* The two high bits say what a node that does not know it must do. */
-	e->unknown_act |= 1 << ((type >> 6) & 3);
-}
-
-/*
- * Decode an SRH TLV into the routing header's entry. Only the HMAC TLV
- * (RFC 8754 2.1.2) carries something a rule matches on: the D flag and the
- * key id, in the 6 bytes before the HMAC itself; a shorter one is only listed.
- */
-dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
-{
-	const __u8 *v;
-
-	if (type != DYNPF_SRH_TLV_HMAC || len < 8)
-		return;
-	v = dynpf_area_ptr(a, o, 8, DYNPF_AREA_MAX);
-	if (!v)
-		return;
-	e->flags |= DYNPF_EXTF_HMAC;
-	if (v[2] & 0x80)
-		e->flags |= DYNPF_EXTF_HMAC_D;
-	else
-		e->flags &= ~DYNPF_EXTF_HMAC_D;
-	e->id = dynpf_get_be32(v + 4);
-}
+#include "tlvstep.h"
 
 struct dynpf_ip6_ext2 {
 	__u8 nexthdr;

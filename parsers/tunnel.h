@@ -10,7 +10,7 @@
 #define DYNPF_PARSERS_TUNNEL_H
 
 #include "cursor.h"
-#include "tlv.h"
+#include "tlvstep.h"
 
 #define DYNPF_ETH_P_TEB 0x6558 /* transparent Ethernet bridging */
 
@@ -159,19 +159,6 @@ struct dynpf_genevehdr {
 	__u8 vni[3];
 	__u8 reserved;
 } DYNPF_WIRE;
-
-/* class(2) type(1) length(1, low 5 bits, 4-byte words after the header). */
-static const struct dynpf_tlv_desc dynpf_geneve_opt_desc = {
-	.hdr_len = 4,
-	.type_len = 3,
-	.len_off = 3,
-	.len_mask = 0x1f,
-	.len_unit = 4,
-	.len_adj = 4,
-	.min_len = 4,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_TLV_NOTYPE,
-};
 
 dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
