@@ -103,34 +103,87 @@ dynpf_inline __u8 dynpf_ext_commit(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	return n;
 }
 
-/* Hop-by-hop and destination options. */
-dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+/*
+ * The opening every extension header parser shares: slice the header's
+ * fixed part (size bytes at c->off), claim its entry (dynpf_ext_begin():
+ * the chain's limit is checked first), and once the whole header is there,
+ * note its next header and its length in the entry. The length comes from
+ * the header's own type, never the next one's: hop-by-hop, destination and
+ * routing headers count 8-byte units after the first 8 bytes, AH 4-byte
+ * units minus 2 (RFC 4302); a fragment header and ESP's SPI and sequence
+ * number are their fixed part, and what follows ESP's is encrypted (its
+ * next header stays 0). proto is a constant at each use, so only its own
+ * rule is left in the code. The fixed part, with *ep and *lenp set, or
+ * NULL with *err set.
+ */
+dynpf_inline const void *dynpf_ext_open(struct dynpf_cursor *c, struct dynpf_pkt *p,
+					const int proto, const __u32 size, const __u32 unit,
+					const __u32 adj, struct dynpf_ext **ep, __u32 *lenp, int *err)
 {
-	const struct dynpf_ip6_ext2 *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ext2);
+	const __u8 *h = dynpf__slice(c, c->off, size);
 	struct dynpf_ext *e;
-	__u32 len;
-	__u8 idx;
+	__u32 len = size;
+
+	e = dynpf_ext_begin(c, p, proto, err);
+	if (!e)
+		return NULL;
+	if (!h) {
+		*err = -DYNPF_E_TRUNCATED;
+		return NULL;
+	}
+	if (unit) {
+		len = ((__u32)h[1] + adj) * unit;
+		if (len < size) {
+			*err = -DYNPF_E_BAD_LEN;
+			return NULL;
+		}
+		if (!dynpf_cur_need(c, c->off, len)) {
+			*err = -DYNPF_E_TRUNCATED;
+			return NULL;
+		}
+	}
+	if (proto != DYNPF_P_ESP)
+		e->nexthdr = h[0];
+	e->len = len;
+	*ep = e;
+	*lenp = len;
+	return h;
+}
+
+/*
+ * The close of a header that carries TLVs (options, SRH TLVs): count its
+ * entry, step over its len bytes, and walk the area that starts skip bytes
+ * into it, the layer kept if the walk fails.
+ */
+dynpf_inline int dynpf_ext_close_tlvs(struct dynpf_cursor *c, struct dynpf_pkt *p,
+				      const struct dynpf_ext *e, __u8 family, __u32 len,
+				      __u32 skip)
+{
+	__u8 idx = dynpf_ext_commit(c, p);
 	int r;
 
-	e = dynpf_ext_begin(c, p, proto, &r);
-	if (!e)
-		return r;
-	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	len = ((__u32)h->hdrlen + 1) * 8;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
-	idx = dynpf_ext_commit(c, p);
 	c->off += len;
 	c->keep_layer = 1;
-	r = dynpf_tlv_walk_inline(c, p,
-				  proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
-				  c->off - len + 2, len - 2, idx);
+	r = dynpf_tlv_walk_inline(c, p, family, c->off - len + skip, len - skip, idx);
 	if (r < 0)
 		return r;
 	return dynpf_ipproto_next(e->nexthdr, 1);
+}
+
+/* Hop-by-hop and destination options. */
+dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+{
+	const struct dynpf_ip6_ext2 *h;
+	struct dynpf_ext *e;
+	__u32 len;
+	int r;
+
+	h = dynpf_ext_open(c, p, proto, sizeof(*h), 8, 1, &e, &len, &r);
+	if (!h)
+		return r;
+	return dynpf_ext_close_tlvs(c, p, e,
+				    proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
+				    len, 2);
 }
 
 dynpf_inline int dynpf_parse_hopopts(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -145,22 +198,14 @@ dynpf_inline int dynpf_parse_dstopts(struct dynpf_cursor *c, struct dynpf_pkt *p
 
 dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_rt *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_rt);
+	const struct dynpf_ip6_rt *h;
 	struct dynpf_ext *e;
 	__u32 len, segs;
-	__u8 idx;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_ROUTING, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_ROUTING, sizeof(*h), 8, 1, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	len = ((__u32)h->hdrlen + 1) * 8;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
+		return r;
 	e->rt_type = h->type;
 	e->segleft = h->segleft;
 	if (h->type != 4) {
@@ -176,32 +221,22 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 	e->srh_flags = h->flags;
 	e->srh_tag = dynpf_ntohs(h->tag);
 	e->flags |= DYNPF_EXTF_SRH;
-	idx = dynpf_ext_commit(c, p);
-	c->off += len;
-	c->keep_layer = 1;
-	r = dynpf_tlv_walk_inline(c, p, DYNPF_TLV_SRH_TLV, c->off - len + sizeof(*h) + segs,
-				  len - sizeof(*h) - segs, idx);
-	if (r < 0)
-		return r;
-	return dynpf_ipproto_next(e->nexthdr, 1);
+	return dynpf_ext_close_tlvs(c, p, e, DYNPF_TLV_SRH_TLV, len, sizeof(*h) + segs);
 }
 
 dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
-	const struct dynpf_ip6_frag *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_frag);
+	const struct dynpf_ip6_frag *h;
 	struct dynpf_ext *e;
+	__u32 len;
 	__u16 om;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_FRAGMENT, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_FRAGMENT, sizeof(*h), 0, 0, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
+		return r;
 	om = dynpf_ntohs(h->off_m);
-	e->nexthdr = h->nexthdr;
-	e->len = sizeof(*h);
 	e->frag_off = om >> 3;
 	e->id = dynpf_ntohl(h->id);
 	if (om & 1) {
@@ -214,7 +249,7 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 	if (om & 0xfff9)
 		l3->frag |= DYNPF_FRAG_IS_FRAG;
 	dynpf_ext_commit(c, p);
-	c->off += sizeof(*h);
+	c->off += len;
 	if (e->frag_off) {
 		/* A non-first fragment carries no upper-layer header. */
 		l3->frag |= DYNPF_FRAG_NONFIRST;
@@ -225,24 +260,14 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 
 dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_ah *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ah);
+	const struct dynpf_ip6_ah *h;
 	struct dynpf_ext *e;
 	__u32 len;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_AH, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_AH, sizeof(*h), 4, 2, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	/* AH counts in 4-byte units, minus 2 (RFC 4302), unlike the others. */
-	len = ((__u32)h->plen + 2) * 4;
-	if (len < sizeof(*h))
-		return -DYNPF_E_BAD_LEN;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
+		return r;
 	e->id = dynpf_ntohl(h->spi);
 	dynpf_ext_commit(c, p);
 	c->off += len;
@@ -252,19 +277,17 @@ dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 /* ESP: what follows SPI and sequence number is encrypted; the walk ends. */
 dynpf_inline int dynpf_parse_esp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_esp *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_esp);
+	const struct dynpf_ip6_esp *h;
 	struct dynpf_ext *e;
+	__u32 len;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_ESP, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_ESP, sizeof(*h), 0, 0, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	e->len = sizeof(*h);
+		return r;
 	e->id = dynpf_ntohl(h->spi);
 	dynpf_ext_commit(c, p);
-	c->off += sizeof(*h);
+	c->off += len;
 	return DYNPF_P_NONE;
 }
 
