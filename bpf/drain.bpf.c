@@ -473,13 +473,28 @@ static __always_inline void dynpf_id_set(struct dynpf_state *st, __u32 id, __u32
 	}
 }
 
-static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st)
+/* The slot of the transaction's next op, or NULL: no room (*field: TXN). */
+static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st, __u16 *field)
 {
+	struct dynpf_op *op = NULL;
 	__u32 i = st->nops;
 
-	if (i >= DYNPF_MAX_TXN_OPS || i >= dynpf_cfg_max_ops)
-		return NULL;
-	return bpf_map_lookup_elem(&dynpf_ops, &i);
+	if (i < DYNPF_MAX_TXN_OPS && i < dynpf_cfg_max_ops)
+		op = bpf_map_lookup_elem(&dynpf_ops, &i);
+	if (!op)
+		*field = DYNPF_F_TXN;
+	return op;
+}
+
+/* Stage op, from dynpf_op_next(): its type and id, the rest zero. */
+static __always_inline struct dynpf_op *dynpf_op_stage(struct dynpf_state *st,
+						       struct dynpf_op *op, __u8 type, __u32 id)
+{
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = type;
+	op->id = id;
+	st->nops++;
+	return op;
 }
 
 /* Is the rule's tuple there, or within the budget? Counts it if new. */
@@ -528,21 +543,15 @@ static __noinline int dynpf_msg_rule_add(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -EEXIST;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
 	err = dynpf_tuple_budget(st, &m->rule);
 	if (err) {
 		*field = DYNPF_F_TUPLES;
 		return err;
 	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_RULE_ADD;
-	op->id = m->rule.id;
-	op->rule = m->rule;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_RULE_ADD, m->rule.id)->rule = m->rule;
 	st->added++;
 	dynpf_id_set(st, m->rule.id, DYNPF_IDS_ADDED);
 	return 0;
@@ -560,15 +569,10 @@ static __always_inline int dynpf_msg_rule_del(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -ENOENT;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_RULE_DEL;
-	op->id = m->id;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_RULE_DEL, m->id);
 	st->deleted++;
 	dynpf_id_set(st, m->id, DYNPF_IDS_DELETED);
 	*field = DYNPF_F_NONE;
@@ -583,16 +587,10 @@ static __always_inline int dynpf_msg_set(struct dynpf_state *st, const struct dy
 
 	if (err)
 		return err;
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_SET;
-	op->id = m->key;
-	op->value = m->value;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_SET, m->key)->value = m->value;
 	*field = DYNPF_F_NONE;
 	return 0;
 }
@@ -609,15 +607,10 @@ static __always_inline int dynpf_msg_reset(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -ENOENT;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_COUNTER_RESET;
-	op->id = m->id;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_COUNTER_RESET, m->id);
 	*field = DYNPF_F_NONE;
 	return 0;
 }
