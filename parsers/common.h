@@ -80,6 +80,7 @@
 
 /* Big-endian loads from a byte array (option values inside a TLV area). */
 #define dynpf_get_be16(b) ((__u16)(((__u16)(b)[0] << 8) | (b)[1]))
+#define dynpf_get_be24(b) ((__u32)(((__u32)(b)[0] << 16) | ((__u32)(b)[1] << 8) | (b)[2]))
 #define dynpf_get_be32(b)                                                      \
 	((__u32)(((__u32)(b)[0] << 24) | ((__u32)(b)[1] << 16) |             \
 		 ((__u32)(b)[2] << 8) | (b)[3]))

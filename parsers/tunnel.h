@@ -143,7 +143,7 @@ dynpf_inline int dynpf_parse_vxlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.proto = DYNPF_P_VXLAN,
 		.flags = h->flags,
 		.inner = DYNPF_ETH_P_TEB,
-		.vni = (__u32)h->vni[0] << 16 | (__u32)h->vni[1] << 8 | h->vni[2],
+		.vni = dynpf_get_be24(h->vni),
 	};
 	/* RFC 7348: the I flag must be set for the VNI to be valid. */
 	if (!(h->flags & DYNPF_VXLAN_I))
@@ -174,7 +174,7 @@ dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.proto = DYNPF_P_GENEVE,
 		.flags = (__u16)h->ver_optlen << 8 | h->flags,
 		.inner = dynpf_ntohs(h->proto),
-		.vni = (__u32)h->vni[0] << 16 | (__u32)h->vni[1] << 8 | h->vni[2],
+		.vni = dynpf_get_be24(h->vni),
 		.opt_len = optlen,
 	};
 	if (h->ver_optlen >> 6)
