@@ -44,8 +44,6 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define E2BIG 7
 #define EBUSY 16
 
-#define DYNPF_ACK_MAX_RUN 4096 /* acks one run may write */
-
 /* A staged change (the drain validated it; the commit applies it). */
 struct dynpf_op {
 	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
@@ -141,14 +139,6 @@ static __always_inline struct dynpf_ctrl_tmp *dynpf_tmp(__u32 slot)
 {
 	return bpf_map_lookup_elem(&dynpf_ctrl_tmp, &slot);
 }
-
-/* The program's context (BPF_PROG_TEST_RUN ctx_in / ctx_out). */
-struct dynpf_drain_args {
-	__u32 synced;   /* in: a grace period passed since the last commit */
-	__u32 max_msgs; /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN) */
-	__u32 drained;  /* out: messages taken from the ring */
-	__s32 err;      /* out: 0, or -EAGAIN: the last commit awaits `synced` */
-};
 
 struct dynpf_drain_ctx {
 	struct dynpf_state *st;
@@ -749,6 +739,7 @@ static long dynpf_drain_cb(struct bpf_dynptr *dp, void *data)
 	return dc->commit || dc->n >= dc->max;
 }
 
+/* args: in and out, struct dynpf_drain_args (include/dynpf/ctrl.h). */
 SEC("syscall")
 int dynpf_drain(struct dynpf_drain_args *args)
 {
