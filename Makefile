@@ -34,8 +34,9 @@ endif
 HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h rules/*.h bpf/*.h)
 # The product's programs: the units in bpf/, compiled apart and linked into one
 # object (one skeleton); the benchmark's baselines (loader/bench/), one each.
-BPF_UNITS := $(patsubst bpf/%.bpf.c,$(OUT)/bpf/%.bpf.o,$(wildcard bpf/*.bpf.c))
-BPF_OBJS  := $(OUT)/dynpf.bpf.o $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(wildcard loader/bench/*.bpf.c)))
+BPF_UNITS := $(patsubst bpf/%.bpf.c,$(OUT)/bpf/%.bpf.o,$(sort $(wildcard bpf/*.bpf.c)))
+BPF_SRCS  := $(wildcard loader/bench/*.bpf.c)
+BPF_OBJS  := $(OUT)/dynpf.bpf.o $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 # loader/: one folder per role (loader/README.md), one object per source.
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard loader/*/*.c))

@@ -131,7 +131,8 @@ struct dynpf_bucket {
  * The maps and settings below are the two units' own (dynpf.bpf.c and
  * drain.bpf.c, compiled apart): each unit has them, __weak, and the BPF
  * static linker (bpftool gen object, the Makefile) keeps one of each in
- * .output/dynpf.bpf.o, having checked that both are the same.
+ * .output/dynpf.bpf.o; it refuses the link if the two differ in type or,
+ * for a map, in its definition (max_entries mismatch, ...).
  *
  * The rule capacity of this load: rule ids below dynpf_cfg_max_rules, and
  * as many staged messages per transaction as dynpf_cfg_max_ops. The loader
