@@ -477,8 +477,8 @@ static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st, __
 }
 
 /* Stage op, from dynpf_op_next(): its type and id, the rest zero. */
-static __always_inline struct dynpf_op *dynpf_op_stage(struct dynpf_state *st,
-						       struct dynpf_op *op, __u8 type, __u32 id)
+static __always_inline struct dynpf_op *dynpf_op_stage(struct dynpf_state *st, struct dynpf_op *op,
+						       __u8 type, __u32 id)
 {
 	__builtin_memset(op, 0, sizeof(*op));
 	op->type = type;

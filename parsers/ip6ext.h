@@ -118,7 +118,8 @@ dynpf_inline __u8 dynpf_ext_commit(struct dynpf_cursor *c, struct dynpf_pkt *p)
  */
 dynpf_inline const void *dynpf_ext_open(struct dynpf_cursor *c, struct dynpf_pkt *p,
 					const int proto, const __u32 size, const __u32 unit,
-					const __u32 adj, struct dynpf_ext **ep, __u32 *lenp, int *err)
+					const __u32 adj, struct dynpf_ext **ep, __u32 *lenp,
+					int *err)
 {
 	const __u8 *h = dynpf__slice(c, c->off, size);
 	struct dynpf_ext *e;
@@ -156,8 +157,7 @@ dynpf_inline const void *dynpf_ext_open(struct dynpf_cursor *c, struct dynpf_pkt
  * into it, the layer kept if the walk fails.
  */
 dynpf_inline int dynpf_ext_close_tlvs(struct dynpf_cursor *c, struct dynpf_pkt *p,
-				      const struct dynpf_ext *e, __u8 family, __u32 len,
-				      __u32 skip)
+				      const struct dynpf_ext *e, __u8 family, __u32 len, __u32 skip)
 {
 	__u8 idx = dynpf_ext_commit(c, p);
 	int r;
@@ -181,9 +181,8 @@ dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p
 	h = dynpf_ext_open(c, p, proto, sizeof(*h), 8, 1, &e, &len, &r);
 	if (!h)
 		return r;
-	return dynpf_ext_close_tlvs(c, p, e,
-				    proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
-				    len, 2);
+	return dynpf_ext_close_tlvs(
+	    c, p, e, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST, len, 2);
 }
 
 dynpf_inline int dynpf_parse_hopopts(struct dynpf_cursor *c, struct dynpf_pkt *p)

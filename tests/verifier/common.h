@@ -22,7 +22,7 @@ struct {
  * one: its area, or NULL.
  */
 static __always_inline struct dynpf_area *test_cursor(struct xdp_md *ctx, struct bpf_dynptr *dp,
-						     struct dynpf_cursor *c)
+						      struct dynpf_cursor *c)
 {
 	struct dynpf_area *area;
 	__u32 zero = 0;
