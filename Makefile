@@ -12,7 +12,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
-CPPFLAGS += -Iinclude -Iparsers -Ictrl -Iloader -I$(OUT)
+CPPFLAGS += -Iinclude -Iparsers -Irules -Iloader -I$(OUT)
 LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz
 ifeq ($(SAN),1)
 OUT      := .output-san
@@ -22,7 +22,7 @@ LDFLAGS  += -fsanitize=address,undefined
 endif
 
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	      -Iinclude -Iparsers -Ictrl -Ibpf -I$(OUT)
+	      -Iinclude -Iparsers -Irules -Ibpf -I$(OUT)
 
 ifeq ($(V),1)
 Q :=
@@ -32,11 +32,13 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h ctrl/*.h bpf/*.h)
-# The product's programs (bpf/) and the benchmark's baselines (loader/bench/).
-BPF_SRCS  := $(wildcard bpf/*.bpf.c loader/bench/*.bpf.c)
-BPF_OBJS  := $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
-SKELS     := $(patsubst %.bpf.c,$(OUT)/%.skel.h,$(notdir $(BPF_SRCS)))
+HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h rules/*.h bpf/*.h)
+# The product's programs: the units in bpf/, compiled apart and linked into one
+# object (one skeleton); the benchmark's baselines (loader/bench/), one each.
+BPF_UNITS := $(patsubst bpf/%.bpf.c,$(OUT)/bpf/%.bpf.o,$(sort $(wildcard bpf/*.bpf.c)))
+BPF_SRCS  := $(wildcard loader/bench/*.bpf.c)
+BPF_OBJS  := $(OUT)/dynpf.bpf.o $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
+SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 # loader/: one folder per role (loader/README.md), one object per source.
 LOADER_SRCS := $(filter-out %.bpf.c,$(wildcard loader/*/*.c))
 LOADER_HDRS := $(wildcard loader/*/*.h)
@@ -47,7 +49,7 @@ NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(SKELS) $(BPF_OBJS)
+.SECONDARY: $(SKELS) $(BPF_OBJS) $(BPF_UNITS)
 .PHONY: all clean deps check-deps test run bench captures fuzz fuzz-build
 
 all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_rules $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
@@ -57,12 +59,17 @@ $(OUT)/vmlinux.h: | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(OUT) $(OUT)/loader $(OUT)/verifier $(BUILD):
+$(OUT) $(OUT)/bpf $(OUT)/loader $(OUT)/verifier $(BUILD):
 	$(Q)mkdir -p $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
+$(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/bpf
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# libbpf's static linker: the maps the units share are one (bpf/rules.h).
+$(OUT)/dynpf.bpf.o: $(BPF_UNITS)
+	$(call msg,BPF-LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(OUT)/%.bpf.o: loader/bench/%.bpf.c $(wildcard loader/bench/*.h) $(HEADERS) $(OUT)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)

@@ -7,7 +7,6 @@
 #include "dynpf/pkt.h"
 #include "graph.h"
 #include "classify.h"
-#include "ctrl.h"
 
 /* TC_ACT_UNSPEC (clsact) and TCX_NEXT (tcx): let the next program decide. */
 #define DYNPF_TC_NEXT (-1)
@@ -154,10 +153,21 @@ static __always_inline void dynpf_no_dynptr(__u32 ifindex, __u32 hook)
 		s->no_dynptr++;
 }
 
+/* The hook's return code for verdict v: its drop, a redirect, or its pass. */
+static __always_inline int dynpf_act(const struct dynpf_verdict *v, int pass, int drop)
+{
+	switch (v->action) {
+	case DYNPF_ACT_DROP:
+		return drop;
+	case DYNPF_ACT_REDIRECT:
+		return bpf_redirect(v->arg, 0);
+	}
+	return pass;
+}
+
 static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 {
 	struct bpf_dynptr dp;
-
 	struct dynpf_verdict *v;
 
 	if (bpf_dynptr_from_xdp(ctx, 0, &dp)) {
@@ -167,13 +177,7 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 	v = dynpf_run(&dp, hook, ctx->ingress_ifindex, 0);
 	if (!v)
 		return XDP_PASS;
-	switch (v->action) {
-	case DYNPF_ACT_DROP:
-		return XDP_DROP;
-	case DYNPF_ACT_REDIRECT:
-		return bpf_redirect(v->arg, 0);
-	}
-	return XDP_PASS;
+	return dynpf_act(v, XDP_PASS, XDP_DROP);
 }
 
 SEC("xdp")
@@ -212,13 +216,7 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 		return DYNPF_TC_NEXT;
 	if (v->flags & DYNPF_VF_MARK)
 		skb->mark = v->mark;
-	switch (v->action) {
-	case DYNPF_ACT_DROP:
-		return DYNPF_TC_SHOT;
-	case DYNPF_ACT_REDIRECT:
-		return bpf_redirect(v->arg, 0);
-	}
-	return DYNPF_TC_NEXT;
+	return dynpf_act(v, DYNPF_TC_NEXT, DYNPF_TC_SHOT);
 }
 
 SEC("tc")

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The rule set in BPF maps, shared by the drain program (bpf/ctrl.h) and
- * the data path (bpf/classify.h).
+ * The rule set in BPF maps, shared by the drain program (bpf/drain.bpf.c)
+ * and the data path (bpf/classify.h, in bpf/dynpf.bpf.c).
  *
  * Two copies ("sides") of the rule set: the data path reads the active one
  * only; the drain program changes only the inactive one, then flips
@@ -26,17 +26,6 @@
 
 #include "dynpf/ctrl.h"
 #include "match.h"
-
-
-/* A staged change (the drain validated it; the commit applies it). */
-struct dynpf_op {
-	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
-	__u8 pad[3];
-	__u32 id;    /* rule id; SET: the key */
-	__u64 value; /* SET */
-	struct dynpf_rule rule;
-};
-
 
 struct dynpf_tuple {
 	struct dynpf_key mask;
@@ -130,14 +119,6 @@ static __always_inline __u64 dynpf_key_hash_masked(const struct dynpf_key *k,
 			   k->w[3] & mask->w[3], k->w[4] & mask->w[4], k->w[5] & mask->w[5]);
 }
 
-/* Per rule id, during a transaction: what the staged ops did to it. */
-#define DYNPF_IDS_ADDED 1
-#define DYNPF_IDS_DELETED 2
-struct dynpf_id_state {
-	__u32 txn;
-	__u32 state;
-};
-
 /* A token bucket (limit and sample rates), in nanoseconds of credit. */
 struct dynpf_bucket {
 	struct bpf_spin_lock lock;
@@ -146,52 +127,57 @@ struct dynpf_bucket {
 	__u64 last;   /* bpf_ktime_get_ns() of the last refill */
 };
 
-
 /*
+ * The maps and settings below are the two units' own (dynpf.bpf.c and
+ * drain.bpf.c, compiled apart): each unit has them, __weak, and the BPF
+ * static linker (bpftool gen object, the Makefile) keeps one of each in
+ * .output/dynpf.bpf.o; it refuses the link if the two differ in type or,
+ * for a map, in its definition (max_entries mismatch, ...).
+ *
  * The rule capacity of this load: rule ids below dynpf_cfg_max_rules, and
  * as many staged messages per transaction as dynpf_cfg_max_ops. The loader
  * sizes the maps below to match (bpf_map__set_max_entries): a test run of
  * a capture without rules does not allocate 50 MB of rule tables.
  */
-const volatile __u32 dynpf_cfg_max_rules = DYNPF_MAX_RULES;
-const volatile __u32 dynpf_cfg_max_ops = DYNPF_MAX_TXN_OPS;
+const volatile __u32 dynpf_cfg_max_rules __weak = DYNPF_MAX_RULES;
+const volatile __u32 dynpf_cfg_max_ops __weak = DYNPF_MAX_TXN_OPS;
 /* Buckets of dynpf_heads per side, a power of 2 >= 2 * dynpf_cfg_max_rules. */
-const volatile __u32 dynpf_cfg_buckets = 2 * DYNPF_MAX_RULES;
+const volatile __u32 dynpf_cfg_buckets __weak = 2 * DYNPF_MAX_RULES;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct dynpf_state);
-} dynpf_state SEC(".maps");
+} dynpf_state __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * DYNPF_MAX_RULES);
 	__type(key, __u32);
 	__type(value, struct dynpf_rule_ent);
-} dynpf_rules SEC(".maps");
+} dynpf_rules __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple);
-} dynpf_tuples SEC(".maps");
+} dynpf_tuples __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple_cnt);
-} dynpf_tuple_cnt SEC(".maps");
+} dynpf_tuple_cnt __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple_sel);
-} dynpf_tuple_sel SEC(".maps");
+} dynpf_tuple_sel __weak SEC(".maps");
 
 /*
  * The buckets of the rules' masked keys: per side, dynpf_cfg_buckets heads
@@ -206,7 +192,7 @@ struct {
 	__uint(max_entries, 2 * 2 * DYNPF_MAX_RULES);
 	__type(key, __u32);
 	__type(value, __u32);
-} dynpf_heads SEC(".maps");
+} dynpf_heads __weak SEC(".maps");
 
 static __always_inline __u32 *dynpf_head(__u32 side, __u64 hash)
 {
@@ -220,14 +206,14 @@ struct {
 	__uint(max_entries, DYNPF_MAX_RULES);
 	__type(key, __u32);
 	__type(value, struct dynpf_rule_stats);
-} dynpf_rule_stats SEC(".maps");
+} dynpf_rule_stats __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, DYNPF_MAX_RULES);
 	__type(key, __u32);
 	__type(value, struct dynpf_bucket);
-} dynpf_buckets SEC(".maps");
+} dynpf_buckets __weak SEC(".maps");
 
 static __always_inline struct dynpf_state *dynpf_state_get(void)
 {

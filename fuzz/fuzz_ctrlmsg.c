@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * libFuzzer target: the control channel's message validator
- * (ctrl/msgcheck.h, the checks the BPF drain runs), compiled natively.
+ * (rules/msgcheck.h, the checks the BPF drain runs), compiled natively.
  *
  * The first input byte chooses how the rest is read: raw (a ring record as
  * any producer could write it), or as the body of a message whose header is

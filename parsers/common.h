@@ -46,10 +46,19 @@
  * every round, and the kernel ends it after a large budget of rounds if it
  * ever ran that long. No call per round, unlike bpf_for (a kfunc call costs
  * about 10 ns here). Breaks out of the enclosing loop when taken; natively,
- * nothing.
+ * nothing. The kernel selftests' cond_break (bpf_experimental.h): the asm
+ * goto jumps to l_break only when the budget runs out.
  */
 #if defined(__bpf__)
-#define dynpf_cond_break                                                       	({                                                                     		__label__ l_break, l_continue;                                 		asm volatile goto("may_goto %l[l_break]" :::: l_break);        		goto l_continue;                                               	l_break:                                                               		break;                                                         	l_continue:;                                                           	})
+#define dynpf_cond_break                                                       \
+	({                                                                     \
+		__label__ l_break, l_continue;                                 \
+		asm volatile goto("may_goto %l[l_break]" :::: l_break);        \
+		goto l_continue;                                               \
+	l_break:                                                               \
+		break;                                                         \
+	l_continue:;                                                           \
+	})
 #else
 #define dynpf_cond_break ((void)0)
 #endif
@@ -71,6 +80,7 @@
 
 /* Big-endian loads from a byte array (option values inside a TLV area). */
 #define dynpf_get_be16(b) ((__u16)(((__u16)(b)[0] << 8) | (b)[1]))
+#define dynpf_get_be24(b) ((__u32)(((__u32)(b)[0] << 16) | ((__u32)(b)[1] << 8) | (b)[2]))
 #define dynpf_get_be32(b)                                                      \
 	((__u32)(((__u32)(b)[0] << 24) | ((__u32)(b)[1] << 16) |             \
 		 ((__u32)(b)[2] << 8) | (b)[3]))

@@ -1,53 +1,10 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
-/* IPv4 (RFC 791) and the IPv6 fixed header (RFC 8200). */
+/* IPv4 (RFC 791) and the IPv6 fixed header (RFC 8200); IPv4 options: tlvstep.h. */
 #ifndef DYNPF_PARSERS_IP_H
 #define DYNPF_PARSERS_IP_H
 
 #include "cursor.h"
-#include "tlv.h"
-
-#define DYNPF_IPOPT_EOL 0
-#define DYNPF_IPOPT_NOP 1
-#define DYNPF_IPOPT_RR_TYPE 7
-#define DYNPF_IPOPT_TS_TYPE 68
-#define DYNPF_IPOPT_RA_TYPE 148
-
-/* Decode what a rule may match on: Router Alert, Timestamp, Record Route. */
-dynpf_inline void dynpf_ipv4_opt_decode(struct dynpf_ipv4opt *io, const __u8 *a, __u64 o,
-					__u64 type, __u64 len)
-{
-	const __u8 *v;
-	__u32 n, max;
-
-	switch (type) {
-	case DYNPF_IPOPT_RA_TYPE:
-		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
-		if (len != 4 || !v)
-			return;
-		io->ra = dynpf_get_be16(v + 2);
-		io->seen |= DYNPF_IPOPT_RA;
-		return;
-	case DYNPF_IPOPT_TS_TYPE:
-		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
-		if (len < 4 || !v)
-			return;
-		io->ts_ptr = v[2];
-		io->ts_oflw = v[3] >> 4;
-		io->ts_flag = v[3] & 0xf;
-		io->seen |= DYNPF_IPOPT_TS;
-		return;
-	case DYNPF_IPOPT_RR_TYPE:
-		v = dynpf_area_ptr(a, o, 3, DYNPF_AREA_MAX);
-		if (len < 3 || !v)
-			return;
-		io->rr_ptr = v[2];
-		n = v[2] >= 4 ? (v[2] - 4) / 4 : 0;
-		max = (len - 3) / 4;
-		io->rr_count = n < max ? n : max;
-		io->seen |= DYNPF_IPOPT_RR;
-		return;
-	}
-}
+#include "tlvstep.h"
 
 #define DYNPF_IPPROTO_HOPOPTS 0
 #define DYNPF_IPPROTO_ROUTING 43

@@ -4,92 +4,15 @@
  * routing (SRv6 SRH, RFC 8754, in full), fragment, AH (RFC 4302) and ESP
  * (RFC 4303). Each is one layer of the parse graph; the chain is bounded by
  * the max_ext setting (at most DYNPF_MAX_EXT), and what RFC 8200 says
- * should not occur is flagged.
+ * should not occur is flagged. The options and SRH TLVs are decoded in
+ * tlvstep.h.
  */
 #ifndef DYNPF_PARSERS_IP6EXT_H
 #define DYNPF_PARSERS_IP6EXT_H
 
 #include "cursor.h"
 #include "ip.h"
-#include "tlv.h"
-
-#define DYNPF_IP6OPT_PAD1 0
-#define DYNPF_IP6OPT_PADN 1
-#define DYNPF_IP6OPT_RA 5
-#define DYNPF_IP6OPT_JUMBO 0xc2
-
-#define DYNPF_SRH_TLV_PAD1 0
-#define DYNPF_SRH_TLV_PADN 4
-#define DYNPF_SRH_TLV_HMAC 5
-
-/*
- * Options of hop-by-hop and destination headers, and SRH TLVs, share one
- * format: type(1) data-length(1) data; the length excludes the 2-byte
- * header; type 0 is a lone padding byte; there is no end marker.
- */
-static const struct dynpf_tlv_desc dynpf_ip6_opt_desc = {
-	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 2,
-	.min_len = 2,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_IP6OPT_PAD1,
-};
-
-/* Decode an option of a hop-by-hop or destination header into its entry. */
-dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
-{
-	const __u8 *v;
-
-	switch (type) {
-	case DYNPF_IP6OPT_PAD1:
-	case DYNPF_IP6OPT_PADN:
-		return;
-	case DYNPF_IP6OPT_RA:
-		v = dynpf_area_ptr(a, o, 4, DYNPF_AREA_MAX);
-		if (len == 4 && v) {
-			e->ra = dynpf_get_be16(v + 2);
-			e->flags |= DYNPF_EXTF_RA;
-		}
-		return;
-	case DYNPF_IP6OPT_JUMBO:
-		v = dynpf_area_ptr(a, o, 6, DYNPF_AREA_MAX);
-		if (len == 6 && v) {
-			e->jumbo = dynpf_get_be32(v + 2);
-			e->flags |= DYNPF_EXTF_JUMBO;
-		}
-		return;
-	}
-	/* The two high bits say what a node that does not know it must do. */
-	e->unknown_act |= 1 << ((type >> 6) & 3);
-}
-
-/*
- * Decode an SRH TLV into the routing header's entry. Only the HMAC TLV
- * (RFC 8754 2.1.2) carries something a rule matches on: the D flag and the
- * key id, in the 6 bytes before the HMAC itself; a shorter one is only listed.
- */
-dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
-{
-	const __u8 *v;
-
-	if (type != DYNPF_SRH_TLV_HMAC || len < 8)
-		return;
-	v = dynpf_area_ptr(a, o, 8, DYNPF_AREA_MAX);
-	if (!v)
-		return;
-	e->flags |= DYNPF_EXTF_HMAC;
-	if (v[2] & 0x80)
-		e->flags |= DYNPF_EXTF_HMAC_D;
-	else
-		e->flags &= ~DYNPF_EXTF_HMAC_D;
-	e->id = dynpf_get_be32(v + 4);
-}
+#include "tlvstep.h"
 
 struct dynpf_ip6_ext2 {
 	__u8 nexthdr;
@@ -180,34 +103,86 @@ dynpf_inline __u8 dynpf_ext_commit(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	return n;
 }
 
-/* Hop-by-hop and destination options. */
-dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+/*
+ * The opening every extension header parser shares: slice the header's
+ * fixed part (size bytes at c->off), claim its entry (dynpf_ext_begin():
+ * the chain's limit is checked first), and once the whole header is there,
+ * note its next header and its length in the entry. The length comes from
+ * the header's own type, never the next one's: hop-by-hop, destination and
+ * routing headers count 8-byte units after the first 8 bytes, AH 4-byte
+ * units minus 2 (RFC 4302); a fragment header and ESP's SPI and sequence
+ * number are their fixed part, and what follows ESP's is encrypted (its
+ * next header stays 0). proto is a constant at each use, so only its own
+ * rule is left in the code. The fixed part, with *ep and *lenp set, or
+ * NULL with *err set.
+ */
+dynpf_inline const void *dynpf_ext_open(struct dynpf_cursor *c, struct dynpf_pkt *p,
+					const int proto, const __u32 size, const __u32 unit,
+					const __u32 adj, struct dynpf_ext **ep, __u32 *lenp,
+					int *err)
 {
-	const struct dynpf_ip6_ext2 *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ext2);
+	const __u8 *h = dynpf__slice(c, c->off, size);
 	struct dynpf_ext *e;
-	__u32 len;
-	__u8 idx;
+	__u32 len = size;
+
+	e = dynpf_ext_begin(c, p, proto, err);
+	if (!e)
+		return NULL;
+	if (!h) {
+		*err = -DYNPF_E_TRUNCATED;
+		return NULL;
+	}
+	if (unit) {
+		len = ((__u32)h[1] + adj) * unit;
+		if (len < size) {
+			*err = -DYNPF_E_BAD_LEN;
+			return NULL;
+		}
+		if (!dynpf_cur_need(c, c->off, len)) {
+			*err = -DYNPF_E_TRUNCATED;
+			return NULL;
+		}
+	}
+	if (proto != DYNPF_P_ESP)
+		e->nexthdr = h[0];
+	e->len = len;
+	*ep = e;
+	*lenp = len;
+	return h;
+}
+
+/*
+ * The close of a header that carries TLVs (options, SRH TLVs): count its
+ * entry, step over its len bytes, and walk the area that starts skip bytes
+ * into it, the layer kept if the walk fails.
+ */
+dynpf_inline int dynpf_ext_close_tlvs(struct dynpf_cursor *c, struct dynpf_pkt *p,
+				      const struct dynpf_ext *e, __u8 family, __u32 len, __u32 skip)
+{
+	__u8 idx = dynpf_ext_commit(c, p);
 	int r;
 
-	e = dynpf_ext_begin(c, p, proto, &r);
-	if (!e)
-		return r;
-	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	len = ((__u32)h->hdrlen + 1) * 8;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
-	idx = dynpf_ext_commit(c, p);
 	c->off += len;
 	c->keep_layer = 1;
-	r = dynpf_tlv_walk_inline(c, p,
-				  proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
-				  c->off - len + 2, len - 2, idx);
+	r = dynpf_tlv_walk_inline(c, p, family, c->off - len + skip, len - skip, idx);
 	if (r < 0)
 		return r;
 	return dynpf_ipproto_next(e->nexthdr, 1);
+}
+
+/* Hop-by-hop and destination options. */
+dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
+{
+	const struct dynpf_ip6_ext2 *h;
+	struct dynpf_ext *e;
+	__u32 len;
+	int r;
+
+	h = dynpf_ext_open(c, p, proto, sizeof(*h), 8, 1, &e, &len, &r);
+	if (!h)
+		return r;
+	return dynpf_ext_close_tlvs(
+	    c, p, e, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST, len, 2);
 }
 
 dynpf_inline int dynpf_parse_hopopts(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -222,22 +197,14 @@ dynpf_inline int dynpf_parse_dstopts(struct dynpf_cursor *c, struct dynpf_pkt *p
 
 dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_rt *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_rt);
+	const struct dynpf_ip6_rt *h;
 	struct dynpf_ext *e;
 	__u32 len, segs;
-	__u8 idx;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_ROUTING, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_ROUTING, sizeof(*h), 8, 1, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	len = ((__u32)h->hdrlen + 1) * 8;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
+		return r;
 	e->rt_type = h->type;
 	e->segleft = h->segleft;
 	if (h->type != 4) {
@@ -253,32 +220,22 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 	e->srh_flags = h->flags;
 	e->srh_tag = dynpf_ntohs(h->tag);
 	e->flags |= DYNPF_EXTF_SRH;
-	idx = dynpf_ext_commit(c, p);
-	c->off += len;
-	c->keep_layer = 1;
-	r = dynpf_tlv_walk_inline(c, p, DYNPF_TLV_SRH_TLV, c->off - len + sizeof(*h) + segs,
-				  len - sizeof(*h) - segs, idx);
-	if (r < 0)
-		return r;
-	return dynpf_ipproto_next(e->nexthdr, 1);
+	return dynpf_ext_close_tlvs(c, p, e, DYNPF_TLV_SRH_TLV, len, sizeof(*h) + segs);
 }
 
 dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
-	const struct dynpf_ip6_frag *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_frag);
+	const struct dynpf_ip6_frag *h;
 	struct dynpf_ext *e;
+	__u32 len;
 	__u16 om;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_FRAGMENT, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_FRAGMENT, sizeof(*h), 0, 0, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
+		return r;
 	om = dynpf_ntohs(h->off_m);
-	e->nexthdr = h->nexthdr;
-	e->len = sizeof(*h);
 	e->frag_off = om >> 3;
 	e->id = dynpf_ntohl(h->id);
 	if (om & 1) {
@@ -291,7 +248,7 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 	if (om & 0xfff9)
 		l3->frag |= DYNPF_FRAG_IS_FRAG;
 	dynpf_ext_commit(c, p);
-	c->off += sizeof(*h);
+	c->off += len;
 	if (e->frag_off) {
 		/* A non-first fragment carries no upper-layer header. */
 		l3->frag |= DYNPF_FRAG_NONFIRST;
@@ -302,24 +259,14 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 
 dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_ah *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_ah);
+	const struct dynpf_ip6_ah *h;
 	struct dynpf_ext *e;
 	__u32 len;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_AH, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_AH, sizeof(*h), 4, 2, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	/* AH counts in 4-byte units, minus 2 (RFC 4302), unlike the others. */
-	len = ((__u32)h->plen + 2) * 4;
-	if (len < sizeof(*h))
-		return -DYNPF_E_BAD_LEN;
-	if (!dynpf_cur_need(c, c->off, len))
-		return -DYNPF_E_TRUNCATED;
-	e->nexthdr = h->nexthdr;
-	e->len = len;
+		return r;
 	e->id = dynpf_ntohl(h->spi);
 	dynpf_ext_commit(c, p);
 	c->off += len;
@@ -329,19 +276,17 @@ dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 /* ESP: what follows SPI and sequence number is encrypted; the walk ends. */
 dynpf_inline int dynpf_parse_esp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
-	const struct dynpf_ip6_esp *h = dynpf_cur_slice(c, c->off, struct dynpf_ip6_esp);
+	const struct dynpf_ip6_esp *h;
 	struct dynpf_ext *e;
+	__u32 len;
 	int r;
 
-	e = dynpf_ext_begin(c, p, DYNPF_P_ESP, &r);
-	if (!e)
-		return r;
+	h = dynpf_ext_open(c, p, DYNPF_P_ESP, sizeof(*h), 0, 0, &e, &len, &r);
 	if (!h)
-		return -DYNPF_E_TRUNCATED;
-	e->len = sizeof(*h);
+		return r;
 	e->id = dynpf_ntohl(h->spi);
 	dynpf_ext_commit(c, p);
-	c->off += sizeof(*h);
+	c->off += len;
 	return DYNPF_P_NONE;
 }
 

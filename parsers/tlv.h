@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The generic TLV walker. Every option area dynpf understands (TCP options,
- * IPv4 options, IPv6 hop-by-hop/destination options, SRH TLVs; Geneve
- * options next) is described by a struct dynpf_tlv_desc and walked by
+ * IPv4 options, IPv6 hop-by-hop/destination options, SRH TLVs, Geneve
+ * options) is described by a struct dynpf_tlv_desc and walked by
  * dynpf_tlv_next(), which checks every length against the area; each TLV is
- * recorded in its family's list in the parse result, and the family's
- * decoder reads the types it knows from bytes already in the area.
+ * recorded in its family's list in the parse result (dynpf_tlv_record()),
+ * and the family's decoder reads the types it knows from bytes already in
+ * the area.
  *
- * dynpf_tlv_walk() walks the area in place in the cursor's window, or
- * fetches it once into the scratch area behind it, in dynpf_tlv_walk_area() (parsers/tlvstep.h): a global subprogram
- * with a may_goto loop, so the verifier checks the walk once, not once per
- * path that reaches an area, and no call is made per TLV.
+ * The families (their descriptors and decoders) and the walk itself,
+ * dynpf_tlv_walk(), are in tlvstep.h: it walks the area in place in the
+ * cursor's window, or fetches it once into the scratch area behind it, in
+ * dynpf_tlv_walk_area(), a global subprogram with a may_goto loop, so the
+ * verifier checks the walk once, not once per path that reaches an area,
+ * and no call is made per TLV. Nothing here knows a family.
  */
 #ifndef DYNPF_PARSERS_TLV_H
 #define DYNPF_PARSERS_TLV_H
@@ -160,76 +163,7 @@ dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 	p->tlv_fams = 0;
 }
 
-/*
- * The layout TCP (RFC 9293) and IPv4 (RFC 791) options share: kind(1)
- * length(1) value, the length counting the whole option; kind 0 ends the
- * area, kind 1 is a lone pad byte.
- */
-static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
-	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 0,
-	.min_len = 2,
-	.end_type = 0,
-	.pad1_type = 1,
-};
-
 /* At most this many TLVs per area; more ends the walk with DYNPF_E_TLV_COUNT. */
 #define DYNPF_TLV_MAX_STEPS 128
-
-/*
- * The loop over an area's TLVs (parsers/tlvstep.h), a global subprogram:
- * the parse graph holds one call per option area instead of a loop, and
- * the verifier checks the loop once instead of once per path that reaches
- * an area. 0, or -DYNPF_E_* with it->pos at the TLV that failed.
- */
-DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				      struct dynpf_pkt *p);
-
-/* The same walk inlined, for one family (parsers/tlvstep.h). */
-dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				   struct dynpf_pkt *p, __u32 family);
-
-/*
- * Walk the len-byte option area at packet offset off, of the given family,
- * carried by the header about to become layer p->nlayers. 0, or -DYNPF_E_*
- * with c->err_off at the TLV that failed. inl: the walk inlined rather than
- * called, for parsers that run inside a global subprogram already (the
- * rare layers, dynpf_layer_step()): verified once there too, and a call
- * (about 10 ns) less per area.
- */
-dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
-				 __u32 off, __u32 len, __u8 ext, const int inl)
-{
-	struct dynpf_tlv_it *it = (struct dynpf_tlv_it *)c->area->it;
-	int abase, r;
-
-	if (!len)
-		return 0;
-	abase = dynpf_cur_fetch_area(c, off, len);
-	if (abase < 0)
-		return -DYNPF_E_TRUNCATED;
-	dynpf_tlv_it_init(it, len, off);
-	it->abase = abase;
-	it->family = family;
-	it->layer = p->nlayers;
-	it->stack = c->stack;
-	it->ext = ext;
-	if (inl)
-		r = dynpf_tlv_walk_in(c->area, it, p, family);
-	else
-		r = dynpf_tlv_walk_area(c->area, it, p);
-	if (r < 0)
-		c->err_off = off + it->pos;
-	return r;
-}
-
-#define dynpf_tlv_walk(c, p, family, off, len, ext)                            \
-	dynpf__tlv_walk(c, p, family, off, len, ext, 0)
-#define dynpf_tlv_walk_inline(c, p, family, off, len, ext)                     \
-	dynpf__tlv_walk(c, p, family, off, len, ext, 1)
 
 #endif /* DYNPF_PARSERS_TLV_H */

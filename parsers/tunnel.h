@@ -10,7 +10,7 @@
 #define DYNPF_PARSERS_TUNNEL_H
 
 #include "cursor.h"
-#include "tlv.h"
+#include "tlvstep.h"
 
 #define DYNPF_ETH_P_TEB 0x6558 /* transparent Ethernet bridging */
 
@@ -143,7 +143,7 @@ dynpf_inline int dynpf_parse_vxlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.proto = DYNPF_P_VXLAN,
 		.flags = h->flags,
 		.inner = DYNPF_ETH_P_TEB,
-		.vni = (__u32)h->vni[0] << 16 | (__u32)h->vni[1] << 8 | h->vni[2],
+		.vni = dynpf_get_be24(h->vni),
 	};
 	/* RFC 7348: the I flag must be set for the VNI to be valid. */
 	if (!(h->flags & DYNPF_VXLAN_I))
@@ -160,19 +160,6 @@ struct dynpf_genevehdr {
 	__u8 reserved;
 } DYNPF_WIRE;
 
-/* class(2) type(1) length(1, low 5 bits, 4-byte words after the header). */
-static const struct dynpf_tlv_desc dynpf_geneve_opt_desc = {
-	.hdr_len = 4,
-	.type_len = 3,
-	.len_off = 3,
-	.len_mask = 0x1f,
-	.len_unit = 4,
-	.len_adj = 4,
-	.min_len = 4,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_TLV_NOTYPE,
-};
-
 dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
@@ -187,7 +174,7 @@ dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.proto = DYNPF_P_GENEVE,
 		.flags = (__u16)h->ver_optlen << 8 | h->flags,
 		.inner = dynpf_ntohs(h->proto),
-		.vni = (__u32)h->vni[0] << 16 | (__u32)h->vni[1] << 8 | h->vni[2],
+		.vni = dynpf_get_be24(h->vni),
 		.opt_len = optlen,
 	};
 	if (h->ver_optlen >> 6)

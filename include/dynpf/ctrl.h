@@ -2,9 +2,9 @@
 /*
  * dynpf control channel: the messages user space writes into the
  * BPF_MAP_TYPE_USER_RINGBUF dynpf_ctrl, the acknowledgements the drain
- * program (bpf/ctrl.h) writes back on the BPF_MAP_TYPE_RINGBUF dynpf_acks,
- * and the rule model they carry. One header for both sides: fixed layouts,
- * checked by _Static_assert under gcc and clang -target bpf.
+ * program (bpf/drain.bpf.c) writes back on the BPF_MAP_TYPE_RINGBUF
+ * dynpf_acks, and the rule model they carry. One header for both sides:
+ * fixed layouts, checked by _Static_assert under gcc and clang -target bpf.
  *
  * Every message starts with struct dynpf_msg_hdr: the version of this
  * header (DYNPF_CTRL_VERSION), its type, its size in bytes (header
@@ -302,6 +302,20 @@ struct dynpf_ack_commit {
 	__u32 deleted;
 };
 
+/*
+ * The drain program's context: the producer runs dynpf_drain with
+ * BPF_PROG_TEST_RUN, this in ctx_in, and the kernel copies it back there
+ * when the program returns. A run takes at most DYNPF_ACK_MAX_RUN messages,
+ * so its acks always fit in dynpf_acks.
+ */
+#define DYNPF_ACK_MAX_RUN 4096
+struct dynpf_drain_args {
+	__u32 synced;   /* in: a grace period passed since the last commit */
+	__u32 max_msgs; /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN) */
+	__u32 drained;  /* out: messages taken from the ring */
+	__s32 err;      /* out: 0, or -EAGAIN: the last commit awaits `synced` */
+};
+
 /* What the data path decided for the last packet (per CPU; tests, replay). */
 #define DYNPF_VF_MARK 0x01 /* a mark rule acted: mark holds the value */
 struct dynpf_verdict {
@@ -398,6 +412,7 @@ DYNPF_CTRL_ASSERT(struct dynpf_msg_set, 32);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_counter_reset, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
+DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
 DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 200);

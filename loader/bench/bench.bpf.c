@@ -23,6 +23,7 @@
 #include "dynpf/pkt.h"
 #include "common.h"
 /* dynpf_ip6chain_note() (ip6ext.h): the RFC 8200 flags, as dynpf sets them */
+#include "ip6ext.h"
 #include "tlvstep.h"
 
 /* TC_ACT_UNSPEC, what dynpf's TC programs return. */

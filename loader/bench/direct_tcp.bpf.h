@@ -9,7 +9,7 @@
 
 #include "direct_cursor.bpf.h"
 
-/* TCP option kinds (parsers/tcp.h has them too, with the dynptr walker). */
+/* TCP option kinds (parsers/tlvstep.h has them too, with the dynptr walker). */
 #define BENCH_TCPOPT_EOL 0
 #define BENCH_TCPOPT_NOP 1
 #define BENCH_TCPOPT_MSS 2

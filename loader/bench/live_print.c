@@ -64,7 +64,7 @@ void bench_live_print_text(const struct bench_live *r)
 	       r->ncpus);
 	printf("Receivers on %s: the empty program (counts, XDP_DROP) and dynpf_xdp in\n"
 	       "native XDP mode, dynpf_tc_ingress as a tcx link (GRO on: the frames go up as\n"
-	       "skbs). Rules: bench_rules.c's generated sets, the last the catch-all, made a\n"
+	       "skbs). Rules: rules_gen.c's generated sets, the last the catch-all, made a\n"
 	       "drop here so that the traffic never reaches the stack. Of the %zu frames,\n"
 	       "1 rule drops %u (%u by the catch-all) and passes %u; 10,000 rules drop %u\n"
 	       "(%u by the catch-all, %u by a generated drop rule) and pass %u.\n",

@@ -7,7 +7,7 @@
  * are reported, with the ratio to the cost with 1 rule. No rule matches the
  * bench packets but the catch-all: every tuple is looked up for every
  * packet, and the rules sharing a packet's key (ids 10, 20 .. 80) are walked
- * and tested. The native reference (ctrl/match.h) checks this on every set,
+ * and tested. The native reference (rules/match.h) checks this on every set,
  * and the verdict map that the catch-all decided.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The producer side of the control channel: see ctrl.h.
+ * The producer side of the control channel: see ring.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,16 +17,6 @@
 #include "channel/ring.h"
 #include "dynpf.skel.h"
 #include "lib/log.h"
-
-/* The context of the drain program: bpf/ctrl.h struct dynpf_drain_args. */
-struct drain_args {
-	uint32_t synced;
-	uint32_t max_msgs;
-	uint32_t drained;
-	int32_t err;
-};
-
-#define DRAIN_MAX_MSGS 4096 /* DYNPF_ACK_MAX_RUN */
 
 const char *dynpf_field_name(unsigned int field)
 {
@@ -131,7 +121,8 @@ static int ctrl_sync(struct dynpf_ctrl *c)
 /* One run of the drain program, and the acks it wrote. */
 static int drain_once(struct dynpf_ctrl *c, uint32_t *drained)
 {
-	struct drain_args args = { .max_msgs = DRAIN_MAX_MSGS };
+	/* The drain program's context (include/dynpf/ctrl.h). */
+	struct dynpf_drain_args args = { .max_msgs = DYNPF_ACK_MAX_RUN };
 	size_t before = c->nack;
 	int err;
 

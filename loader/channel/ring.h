@@ -2,7 +2,7 @@
 /*
  * The producer side of the control channel (include/dynpf/ctrl.h): writes
  * messages into the user ring buffer dynpf_ctrl, runs the drain program
- * (bpf/ctrl.h) with BPF_PROG_TEST_RUN, and collects one ack per message.
+ * (bpf/drain.bpf.c) with BPF_PROG_TEST_RUN, and collects one ack per message.
  *
  * After a commit the producer makes the kernel wait for an RCU grace period
  * (an update of the map-in-map dynpf_sync) before the next drain run: then

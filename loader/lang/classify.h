@@ -2,7 +2,7 @@
 /*
  * The native reference classifier: a rule set against a parse result in
  * user space, with the same dynpf_rule_match() as the BPF classifier
- * (ctrl/match.h). `replay --rules --check-native` and the tests compare the
+ * (rules/match.h). `replay --rules --check-native` and the tests compare the
  * BPF programs' verdicts with it.
  */
 #ifndef DYNPF_LANG_CLASSIFY_H

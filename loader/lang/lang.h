@@ -140,7 +140,7 @@ const struct name_val *nv_lookup(const struct name_val *t, const struct word *w)
 
 /*
  * TLV presence tests, in the order of the docs' table: the order they are
- * kept in (and printed), dynpf_tlv_test_rank()'s (ctrl/match.h).
+ * kept in (and printed), dynpf_tlv_test_rank()'s (rules/match.h).
  * types: the names; NULL for Geneve (CLASS:TYPE).
  * only_named: a number must be one of the names' (extension headers).
  */

@@ -44,7 +44,7 @@ static const struct name_val ip_opts[] = {
 	{ "eol", 0 }, { "nop", 1 }, { "rr", 7 }, { "ts", 68 }, { "ra", 148 }, {},
 };
 
-/* IPv6 extension headers by their protocol numbers (ctrl/match.h). */
+/* IPv6 extension headers by their protocol numbers (rules/match.h). */
 static const struct name_val exthdrs[] = {
 	{ "hopopts", 0 }, { "routing", 43 }, { "fragment", 44 },
 	{ "dstopts", 60 }, { "ah", 51 },     { "esp", 50 },

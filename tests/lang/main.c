@@ -4,8 +4,8 @@
  * every match and action keyword into its struct fields, every error with
  * its FILE:LINE:COLUMN, the round trip text -> rule -> text -> rule, and
  * hostile input. Every rule parsed here is also formatted, parsed back and
- * compared byte for byte, and, when ctrl/match.h is there, must pass
- * dynpf_rule_check(), the validation of the control channel.
+ * compared byte for byte, and must pass dynpf_rule_check() (rules/match.h),
+ * the validation of the control channel.
  *
  * One file a topic (lang.h lists them); here the helpers they share and
  * main(), which ends with "test_rules: N passed, N failed" (tests/lib/unit.h).
@@ -15,10 +15,7 @@
 
 #include "lang.h"
 
-#if __has_include("match.h")
 #include "match.h"
-#define HAVE_RULE_CHECK 1
-#endif
 
 static struct dynpf_rule_ids no_ids;
 
@@ -40,14 +37,12 @@ void roundtrip(const char *name, const struct dynpf_rule *r)
 	dynpf_rule_format(&r2, b, sizeof(b));
 	CHECK(name, !memcmp(r, &r2, sizeof(r2)), "'%s' parses back to another rule", a);
 	CHECK(name, !strcmp(a, b), "'%s' formats back as '%s'", a, b);
-#ifdef HAVE_RULE_CHECK
 	{
 		__u16 field;
 		int e = dynpf_rule_check(r, &field);
 
 		CHECK(name, e == 0, "'%s': dynpf_rule_check %d, field %u", a, e, field);
 	}
-#endif
 }
 
 int rule(const char *name, const char *text, struct dynpf_rule *r)
@@ -111,8 +106,5 @@ int main(void)
 	test_roundtrip_file();
 	test_format_buffer();
 	test_hostile();
-#ifndef HAVE_RULE_CHECK
-	unit_skip("dynpf_rule_check", "ctrl/match.h not found: rules not checked with it");
-#endif
 	return unit_report("test_rules");
 }

@@ -10,16 +10,14 @@
 SEC("xdp")
 int unbounded_index(struct xdp_md *ctx)
 {
-	struct dynpf_area *area = test_area_get();
 	struct bpf_dynptr dp;
 	struct dynpf_cursor c;
+	struct dynpf_area *area = test_cursor(ctx, &dp, &c);
 	const struct dynpf_be32 *h;
 	__u32 i;
 
 	if (!area)
 		return XDP_PASS;
-	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, area, DYNPF_PARSE_CFG_DEFAULT);
 	h = dynpf_cur_slice(&c, 14, struct dynpf_be32);
 	if (!h)
 		return XDP_PASS;

@@ -17,9 +17,20 @@ struct {
 	__type(value, struct dynpf_area);
 } test_area SEC(".maps");
 
-static __always_inline struct dynpf_area *test_area_get(void)
+/*
+ * A cursor c over the packet of ctx (its dynptr in dp), as dynpf_run() makes
+ * one: its area, or NULL.
+ */
+static __always_inline struct dynpf_area *test_cursor(struct xdp_md *ctx, struct bpf_dynptr *dp,
+						      struct dynpf_cursor *c)
 {
+	struct dynpf_area *area;
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&test_area, &zero);
+	area = bpf_map_lookup_elem(&test_area, &zero);
+	if (!area)
+		return NULL;
+	bpf_dynptr_from_xdp(ctx, 0, dp);
+	dynpf_cur_init(c, dp, area, DYNPF_PARSE_CFG_DEFAULT);
+	return area;
 }

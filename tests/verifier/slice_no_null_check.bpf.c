@@ -6,15 +6,13 @@
 SEC("xdp")
 int no_null_check(struct xdp_md *ctx)
 {
-	struct dynpf_area *area = test_area_get();
 	struct bpf_dynptr dp;
 	struct dynpf_cursor c;
+	struct dynpf_area *area = test_cursor(ctx, &dp, &c);
 	const struct dynpf_ethhdr *eth;
 
 	if (!area)
 		return XDP_PASS;
-	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, area, DYNPF_PARSE_CFG_DEFAULT);
 	eth = dynpf_cur_slice(&c, 0, struct dynpf_ethhdr);
 	/* Or clang, seeing the NULL path dereference, deletes that path. */
 	dynpf_barrier_var(eth);

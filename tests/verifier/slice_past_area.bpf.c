@@ -11,15 +11,13 @@
 SEC("xdp")
 int past_area(struct xdp_md *ctx)
 {
-	struct dynpf_area *area = test_area_get();
 	struct bpf_dynptr dp;
 	struct dynpf_cursor c;
+	struct dynpf_area *area = test_cursor(ctx, &dp, &c);
 	const __u8 *h;
 
 	if (!area)
 		return XDP_PASS;
-	bpf_dynptr_from_xdp(ctx, 0, &dp);
-	dynpf_cur_init(&c, &dp, area, DYNPF_PARSE_CFG_DEFAULT);
 	h = (const __u8 *)dynpf_cur_slice(&c, 0, struct dynpf_ethhdr);
 	if (!h)
 		return XDP_PASS;

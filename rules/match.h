@@ -12,8 +12,8 @@
  * is missed. The native build runs the same function over every rule in
  * priority order: the reference the BPF classifier is tested against.
  */
-#ifndef DYNPF_CTRL_MATCH_H
-#define DYNPF_CTRL_MATCH_H
+#ifndef DYNPF_RULES_MATCH_H
+#define DYNPF_RULES_MATCH_H
 
 #include "common.h"
 #include "dynpf/ctrl.h"
@@ -776,4 +776,4 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 	return 0;
 }
 
-#endif /* DYNPF_CTRL_MATCH_H */
+#endif /* DYNPF_RULES_MATCH_H */

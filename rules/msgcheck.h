@@ -2,13 +2,13 @@
 /*
  * The control channel's checks that need no state: a message's header (its
  * version, type and size) and the fields of each type. The BPF drain
- * (bpf/ctrl.h) runs them first, then the checks that need the rule set (an
- * id in use, the transaction's room); dynpf_msg_check() runs them all
+ * (bpf/drain.bpf.c) runs them first, then the checks that need the rule set
+ * (an id in use, the transaction's room); dynpf_msg_check() runs them all
  * natively, for the fuzzer (fuzz/fuzz_ctrlmsg.c). Each returns 0, or
  * -errno with *field naming the first field that is wrong (the ack's).
  */
-#ifndef DYNPF_CTRL_MSGCHECK_H
-#define DYNPF_CTRL_MSGCHECK_H
+#ifndef DYNPF_RULES_MSGCHECK_H
+#define DYNPF_RULES_MSGCHECK_H
 
 #include "match.h"
 
@@ -140,4 +140,4 @@ dynpf_inline int dynpf_msg_check(const void *buf, __u32 size, __u16 *field)
 }
 #endif
 
-#endif /* DYNPF_CTRL_MSGCHECK_H */
+#endif /* DYNPF_RULES_MSGCHECK_H */

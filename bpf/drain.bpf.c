@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * The control channel's BPF side: dynpf_drain, a SEC("syscall") program the
  * producer runs with BPF_PROG_TEST_RUN after writing a batch of messages
@@ -11,12 +11,28 @@
  * commit is applied after the drain returns, outside its callback), so the
  * acks of one run always fit in dynpf_acks: the producer reads them all
  * before the next run.
+ *
+ * A unit of its own, linked with the packet programs (dynpf.bpf.c) into one
+ * object and one skeleton (.output/dynpf.bpf.o, the Makefile): the rule set's
+ * maps and settings are shared through bpf/rules.h.
  */
-#ifndef DYNPF_BPF_CTRL_H
-#define DYNPF_BPF_CTRL_H
+
+/*
+ * The kfuncs both units call, under names of this unit's own: the BPF
+ * static linker of bpftool 7.5 refuses two objects that declare one kfunc
+ * ("failed to resolve size of underlying type", docs/bpf-notes.md), and
+ * libbpf looks a kfunc up in the kernel without its "___" suffix. A kfunc
+ * the drain starts to call that dynpf.bpf.c calls too goes here.
+ */
+#define bpf_dynptr_size bpf_dynptr_size___drain
+#define bpf_iter_num_new bpf_iter_num_new___drain
+#define bpf_iter_num_next bpf_iter_num_next___drain
+#define bpf_iter_num_destroy bpf_iter_num_destroy___drain
 
 #include "rules.h"
 #include "msgcheck.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 #define EPERM 1
 #define ENOENT 2
@@ -28,7 +44,22 @@
 #define E2BIG 7
 #define EBUSY 16
 
-#define DYNPF_ACK_MAX_RUN 4096 /* acks one run may write */
+/* A staged change (the drain validated it; the commit applies it). */
+struct dynpf_op {
+	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
+	__u8 pad[3];
+	__u32 id;    /* rule id; SET: the key */
+	__u64 value; /* SET */
+	struct dynpf_rule rule;
+};
+
+/* Per rule id, during a transaction: what the staged ops did to it. */
+#define DYNPF_IDS_ADDED 1
+#define DYNPF_IDS_DELETED 2
+struct dynpf_id_state {
+	__u32 txn;
+	__u32 state;
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_USER_RINGBUF);
@@ -108,14 +139,6 @@ static __always_inline struct dynpf_ctrl_tmp *dynpf_tmp(__u32 slot)
 {
 	return bpf_map_lookup_elem(&dynpf_ctrl_tmp, &slot);
 }
-
-/* The program's context (BPF_PROG_TEST_RUN ctx_in / ctx_out). */
-struct dynpf_drain_args {
-	__u32 synced;   /* in: a grace period passed since the last commit */
-	__u32 max_msgs; /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN) */
-	__u32 drained;  /* out: messages taken from the ring */
-	__s32 err;      /* out: 0, or -EAGAIN: the last commit awaits `synced` */
-};
 
 struct dynpf_drain_ctx {
 	struct dynpf_state *st;
@@ -440,13 +463,28 @@ static __always_inline void dynpf_id_set(struct dynpf_state *st, __u32 id, __u32
 	}
 }
 
-static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st)
+/* The slot of the transaction's next op, or NULL: no room (*field: TXN). */
+static __always_inline struct dynpf_op *dynpf_op_next(struct dynpf_state *st, __u16 *field)
 {
+	struct dynpf_op *op = NULL;
 	__u32 i = st->nops;
 
-	if (i >= DYNPF_MAX_TXN_OPS || i >= dynpf_cfg_max_ops)
-		return NULL;
-	return bpf_map_lookup_elem(&dynpf_ops, &i);
+	if (i < DYNPF_MAX_TXN_OPS && i < dynpf_cfg_max_ops)
+		op = bpf_map_lookup_elem(&dynpf_ops, &i);
+	if (!op)
+		*field = DYNPF_F_TXN;
+	return op;
+}
+
+/* Stage op, from dynpf_op_next(): its type and id, the rest zero. */
+static __always_inline struct dynpf_op *dynpf_op_stage(struct dynpf_state *st, struct dynpf_op *op,
+						       __u8 type, __u32 id)
+{
+	__builtin_memset(op, 0, sizeof(*op));
+	op->type = type;
+	op->id = id;
+	st->nops++;
+	return op;
 }
 
 /* Is the rule's tuple there, or within the budget? Counts it if new. */
@@ -495,21 +533,15 @@ static __noinline int dynpf_msg_rule_add(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -EEXIST;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
 	err = dynpf_tuple_budget(st, &m->rule);
 	if (err) {
 		*field = DYNPF_F_TUPLES;
 		return err;
 	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_RULE_ADD;
-	op->id = m->rule.id;
-	op->rule = m->rule;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_RULE_ADD, m->rule.id)->rule = m->rule;
 	st->added++;
 	dynpf_id_set(st, m->rule.id, DYNPF_IDS_ADDED);
 	return 0;
@@ -527,15 +559,10 @@ static __always_inline int dynpf_msg_rule_del(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -ENOENT;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_RULE_DEL;
-	op->id = m->id;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_RULE_DEL, m->id);
 	st->deleted++;
 	dynpf_id_set(st, m->id, DYNPF_IDS_DELETED);
 	*field = DYNPF_F_NONE;
@@ -550,16 +577,10 @@ static __always_inline int dynpf_msg_set(struct dynpf_state *st, const struct dy
 
 	if (err)
 		return err;
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_SET;
-	op->id = m->key;
-	op->value = m->value;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_SET, m->key)->value = m->value;
 	*field = DYNPF_F_NONE;
 	return 0;
 }
@@ -576,15 +597,10 @@ static __always_inline int dynpf_msg_reset(struct dynpf_state *st,
 		*field = DYNPF_F_ID;
 		return -ENOENT;
 	}
-	op = dynpf_op_next(st);
-	if (!op) {
-		*field = DYNPF_F_TXN;
+	op = dynpf_op_next(st, field);
+	if (!op)
 		return -ENOSPC;
-	}
-	__builtin_memset(op, 0, sizeof(*op));
-	op->type = DYNPF_MSG_COUNTER_RESET;
-	op->id = m->id;
-	st->nops++;
+	dynpf_op_stage(st, op, DYNPF_MSG_COUNTER_RESET, m->id);
 	*field = DYNPF_F_NONE;
 	return 0;
 }
@@ -723,6 +739,7 @@ static long dynpf_drain_cb(struct bpf_dynptr *dp, void *data)
 	return dc->commit || dc->n >= dc->max;
 }
 
+/* args: in and out, struct dynpf_drain_args (include/dynpf/ctrl.h). */
 SEC("syscall")
 int dynpf_drain(struct dynpf_drain_args *args)
 {
@@ -775,4 +792,3 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	return 0;
 }
 
-#endif /* DYNPF_BPF_CTRL_H */
