@@ -120,7 +120,7 @@ struct dynpf_quick {
 	__u8 ports; /* TCP or UDP: sport and dport are valid */
 	__u8 tcp;   /* flags is valid */
 	__u8 flags;
-	__u8 l3;    /* 4 or 6: ttl, dscp and proto are valid; 0: no IP header */
+	__u8 l3; /* 4 or 6: ttl, dscp and proto are valid; 0: no IP header */
 	__u8 ttl;
 	__u8 dscp;
 	__u8 proto;
@@ -132,12 +132,12 @@ struct dynpf_quick {
 struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
-	__u64 hash;      /* of the masked key of the tuple being walked */
+	__u64 hash; /* of the masked key of the tuple being walked */
 	struct dynpf_cls_view view;
 	__u32 side;
-	__u32 best;      /* the best terminal rule so far, 0: none */
+	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
-	__u32 nc;        /* non-terminal matches in coll[] */
+	__u32 nc; /* non-terminal matches in coll[] */
 	__u32 coll[DYNPF_COLL_SLOTS];
 	__u32 coll_prio[DYNPF_COLL_SLOTS]; /* their priorities: no rule lookup
 					    * to order them */
@@ -184,9 +184,9 @@ DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u
  * a rule that tests nothing else is decided inline, without the call (the
  * catch-all, "tcp dport 22", "udp", "tcp flags syn / syn,ack").
  */
-#define DYNPF_QUICK_FIELDS                                                     \
-	(DYNPF_M_IFINDEX | DYNPF_M_FAMILY | DYNPF_M_PROTO | DYNPF_M_TTL |      \
-	 DYNPF_M_DSCP | DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)
+#define DYNPF_QUICK_FIELDS                                                               \
+	(DYNPF_M_IFINDEX | DYNPF_M_FAMILY | DYNPF_M_PROTO | DYNPF_M_TTL | DYNPF_M_DSCP | \
+	 DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)
 
 /*
  * Rejections dynpf_rule_match() would make on the commonest fields,
@@ -256,9 +256,8 @@ static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
  * behind its subprogram: inlined, the verifier's paths multiply past its
  * budget (tried: 1M instructions with the first entry inlined).
  */
-static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
-					    const struct dynpf_pkt *p, __u32 id,
-					    struct dynpf_rule_ent **ep)
+static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
+					    __u32 id, struct dynpf_rule_ent **ep)
 {
 	struct dynpf_rule_ent *e = dynpf_rule_ent(cs->side, id);
 
@@ -285,7 +284,6 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs,
 	}
 	return 1;
 }
-
 
 /*
  * Walk one chain from rule id: chains are in (prio, id) order, so stop at
@@ -490,8 +488,9 @@ static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 		out->gen = st->side_gen[side];
 		/* One branch, not one per test: the verifier walks the rest of
 		 * the program once per path that gets here. */
-		out->action = (!st->tuples_hi[side] &
-			       (st->default_action[side] <= DYNPF_ACT_PASS)) * DYNPF_ACT_PASS;
+		out->action =
+			(!st->tuples_hi[side] & (st->default_action[side] <= DYNPF_ACT_PASS)) *
+			DYNPF_ACT_PASS;
 	}
 	if (!out->action)
 		dynpf_classify(p, out);

@@ -46,7 +46,7 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* A staged change (the drain validated it; the commit applies it). */
 struct dynpf_op {
-	__u8 type;   /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
+	__u8 type; /* DYNPF_MSG_RULE_ADD, _RULE_DEL, _SET, _COUNTER_RESET */
 	__u8 pad[3];
 	__u32 id;    /* rule id; SET: the key */
 	__u64 value; /* SET */
@@ -144,7 +144,7 @@ struct dynpf_drain_ctx {
 	struct dynpf_state *st;
 	__u32 n;
 	__u32 max;
-	__u32 commit;   /* a TXN_COMMIT was taken: apply after the drain */
+	__u32 commit; /* a TXN_COMMIT was taken: apply after the drain */
 	__u64 commit_seq;
 };
 
@@ -221,8 +221,7 @@ static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
  * update the tuple's bits in the side's dynpf_tuple_sel where a count
  * crossed zero. Only the inactive side is changed, like the chains.
  */
-static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_rule *r,
-				       int delta)
+static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_rule *r, int delta)
 {
 	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
 	struct dynpf_tuple_cnt *c = bpf_map_lookup_elem(&dynpf_tuple_cnt, &k);
@@ -250,11 +249,13 @@ static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_r
 	if (pz == !c->proto[p & 511])
 		return;
 	if (p != DYNPF_SEL_ANY) {
-		dynpf_sel_bit(&sel->proto[s][p & 255], t, c->proto[DYNPF_SEL_ANY] + c->proto[p & 255]);
+		dynpf_sel_bit(&sel->proto[s][p & 255], t,
+			      c->proto[DYNPF_SEL_ANY] + c->proto[p & 255]);
 		return;
 	}
 	bpf_for(q, 0, 256)
-		dynpf_sel_bit(&sel->proto[s][q & 255], t, c->proto[DYNPF_SEL_ANY] + c->proto[q & 255]);
+		dynpf_sel_bit(&sel->proto[s][q & 255], t,
+			      c->proto[DYNPF_SEL_ANY] + c->proto[q & 255]);
 }
 
 static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent *e)
@@ -305,7 +306,8 @@ static __always_inline void dynpf_zero_rule_stats(__u32 id)
 	__u32 cpu;
 
 	bpf_for(cpu, 0, 4096) {
-		struct dynpf_rule_stats *s = bpf_map_lookup_percpu_elem(&dynpf_rule_stats, &id, cpu);
+		struct dynpf_rule_stats *s =
+			bpf_map_lookup_percpu_elem(&dynpf_rule_stats, &id, cpu);
 
 		if (!s)
 			break;
@@ -516,8 +518,8 @@ static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dy
 	return 0;
 }
 
-static __noinline int dynpf_msg_rule_add(struct dynpf_state *st,
-					      const struct dynpf_msg_rule_add *m, __u16 *field)
+static __noinline int dynpf_msg_rule_add(struct dynpf_state *st, const struct dynpf_msg_rule_add *m,
+					 __u16 *field)
 {
 	struct dynpf_op *op;
 	int err;
@@ -648,8 +650,7 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 		return 1;
 	__builtin_memset(m, 0, sizeof(*m));
 	size = bpf_dynptr_size(dp);
-	if (size < sizeof(struct dynpf_msg_hdr) ||
-	    bpf_dynptr_read(&m->h, sizeof(m->h), dp, 0, 0)) {
+	if (size < sizeof(struct dynpf_msg_hdr) || bpf_dynptr_read(&m->h, sizeof(m->h), dp, 0, 0)) {
 		field = DYNPF_F_SIZE;
 		err = -EMSGSIZE;
 		goto ack;
@@ -791,4 +792,3 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	dynpf_ack(&a, sizeof(a));
 	return 0;
 }
-

@@ -39,7 +39,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, DYNPF_IF_SLOTS * DYNPF_HOOK_MAX);
+	__uint(max_entries, (DYNPF_IF_SLOTS * DYNPF_HOOK_MAX));
 	__type(key, __u32);
 	__type(value, struct dynpf_stats);
 } dynpf_stats SEC(".maps");
@@ -111,7 +111,7 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
 static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *dp, __u32 hook,
-							__u32 ifindex, __u32 vlan_offload)
+						       __u32 ifindex, __u32 vlan_offload)
 {
 	struct dynpf_verdict *v;
 	struct dynpf_cursor c;

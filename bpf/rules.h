@@ -51,12 +51,12 @@ struct dynpf_tuple {
  */
 #define DYNPF_SEL_ANY 256 /* dynpf_tuple_cnt.proto: rules without a protocol test */
 struct dynpf_tuple_cnt {
-	__u32 fam[3];    /* rules without a family test, of IPv4, of IPv6 */
+	__u32 fam[3]; /* rules without a family test, of IPv4, of IPv6 */
 	__u32 proto[DYNPF_SEL_ANY + 1];
 };
 
 struct dynpf_tuple_sel {
-	__u64 fam[DYNPF_MAX_STACKS][3];  /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
+	__u64 fam[DYNPF_MAX_STACKS][3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
 	__u64 proto[DYNPF_MAX_STACKS][256];
 };
 
@@ -74,8 +74,7 @@ struct dynpf_tuple_sel {
  * see only its word's low bits: the fold and the final multiply carry every
  * input bit into the low bits that pick the bucket.
  */
-static __always_inline __u64 dynpf_hash6(__u64 w0, __u64 w1, __u64 w2, __u64 w3, __u64 w4,
-					 __u64 w5)
+static __always_inline __u64 dynpf_hash6(__u64 w0, __u64 w1, __u64 w2, __u64 w3, __u64 w4, __u64 w5)
 {
 	__u64 x;
 
@@ -115,8 +114,8 @@ static __always_inline __u64 dynpf_key_hash_masked(const struct dynpf_key *k,
 	__u64 w0 = k->w[0] & mask->w[0] & ~(0xffull << DYNPF_KEY_PAD_SHIFT);
 
 	w0 |= (__u64)(slot & 0xff) << DYNPF_KEY_PAD_SHIFT;
-	return dynpf_hash6(w0, k->w[1] & mask->w[1], k->w[2] & mask->w[2],
-			   k->w[3] & mask->w[3], k->w[4] & mask->w[4], k->w[5] & mask->w[5]);
+	return dynpf_hash6(w0, k->w[1] & mask->w[1], k->w[2] & mask->w[2], k->w[3] & mask->w[3],
+			   k->w[4] & mask->w[4], k->w[5] & mask->w[5]);
 }
 
 /* A token bucket (limit and sample rates), in nanoseconds of credit. */

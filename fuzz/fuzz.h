@@ -7,14 +7,14 @@
 #include <stdlib.h>
 
 /* FUZZ_NAME: the target's name, defined before this header. */
-#define CHECK(cond, ...)                                                       \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "%s: %s: ", FUZZ_NAME, #cond);         \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			abort();                                               \
-		}                                                              \
+#define CHECK(cond, ...)                                               \
+	do {                                                           \
+		if (!(cond)) {                                         \
+			fprintf(stderr, "%s: %s: ", FUZZ_NAME, #cond); \
+			fprintf(stderr, __VA_ARGS__);                  \
+			fputc('\n', stderr);                           \
+			abort();                                       \
+		}                                                      \
 	} while (0)
 
 #endif

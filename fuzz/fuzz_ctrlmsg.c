@@ -42,8 +42,10 @@ static void check_rule(const struct dynpf_rule *r)
 		while (((const __u8 *)&back.rules[0])[off] == ((const __u8 *)r)[off])
 			off++;
 		dynpf_rule_format(&back.rules[0], again, sizeof(again));
-		CHECK(0, "an accepted rule prints as '%s', which parses to another rule ('%s', "
-			 "from byte %zu of struct dynpf_rule)", line, again, off);
+		CHECK(0,
+		      "an accepted rule prints as '%s', which parses to another rule ('%s', "
+		      "from byte %zu of struct dynpf_rule)",
+		      line, again, off);
 	}
 	CHECK(back.n == 1, "'%s' parses to %zu rules", line, back.n);
 	dynpf_ruleset_free(&back);

@@ -47,8 +47,7 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 		CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
 		      "'%s' does not parse back: %s", line, err.msg);
 		CHECK(back.n == 1, "'%s' parses to %zu rules", line, back.n);
-		CHECK(!memcmp(&back.rules[0], r, sizeof(*r)), "'%s' parses to another rule",
-		      line);
+		CHECK(!memcmp(&back.rules[0], r, sizeof(*r)), "'%s' parses to another rule", line);
 		dynpf_ruleset_free(&back);
 	}
 	for (unsigned int k = 0; k < DYNPF_SET_MAX; k++) {

@@ -26,8 +26,7 @@ dynpf_inline int dynpf_parse_arp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	hlen = sizeof(*h) + 2 * ((__u32)arp->hlen + arp->plen);
 	if (!dynpf_cur_need(c, c->off, hlen))
 		return -DYNPF_E_TRUNCATED;
-	if (arp->htype == 1 && arp->ptype == DYNPF_ETH_P_IPV4 && arp->hlen == 6 &&
-	    arp->plen == 4) {
+	if (arp->htype == 1 && arp->ptype == DYNPF_ETH_P_IPV4 && arp->hlen == 6 && arp->plen == 4) {
 		a = dynpf_cur_slice(c, c->off, struct dynpf_arp_eth_ipv4);
 		if (!a)
 			return -DYNPF_E_TRUNCATED;

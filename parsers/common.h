@@ -50,14 +50,14 @@
  * goto jumps to l_break only when the budget runs out.
  */
 #if defined(__bpf__)
-#define dynpf_cond_break                                                       \
-	({                                                                     \
-		__label__ l_break, l_continue;                                 \
-		asm volatile goto("may_goto %l[l_break]" :::: l_break);        \
-		goto l_continue;                                               \
-	l_break:                                                               \
-		break;                                                         \
-	l_continue:;                                                           \
+#define dynpf_cond_break                                                   \
+	({                                                                 \
+		__label__ l_break, l_continue;                             \
+		asm volatile goto("may_goto %l[l_break]" : : : : l_break); \
+		goto l_continue;                                           \
+l_break:                                                                   \
+		break;                                                     \
+l_continue:;                                                               \
 	})
 #else
 #define dynpf_cond_break ((void)0)
@@ -81,9 +81,8 @@
 /* Big-endian loads from a byte array (option values inside a TLV area). */
 #define dynpf_get_be16(b) ((__u16)(((__u16)(b)[0] << 8) | (b)[1]))
 #define dynpf_get_be24(b) ((__u32)(((__u32)(b)[0] << 16) | ((__u32)(b)[1] << 8) | (b)[2]))
-#define dynpf_get_be32(b)                                                      \
-	((__u32)(((__u32)(b)[0] << 24) | ((__u32)(b)[1] << 16) |             \
-		 ((__u32)(b)[2] << 8) | (b)[3]))
+#define dynpf_get_be32(b) \
+	((__u32)(((__u32)(b)[0] << 24) | ((__u32)(b)[1] << 16) | ((__u32)(b)[2] << 8) | (b)[3]))
 
 #define DYNPF_ETH_P_IPV4 0x0800
 #define DYNPF_ETH_P_ARP 0x0806

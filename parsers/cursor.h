@@ -85,11 +85,11 @@ struct dynpf_area {
 struct dynpf_cursor {
 	dynpf_src_t src;
 	struct dynpf_area *area;
-	__u32 len;     /* bytes in the packet */
-	__u32 end;     /* logical end for the headers still to parse */
-	__u32 off;     /* offset of the next header */
-	__u32 err_off; /* where the current header failed, if not its start */
-	__u8 stack;    /* index of the header stack being parsed */
+	__u32 len;       /* bytes in the packet */
+	__u32 end;       /* logical end for the headers still to parse */
+	__u32 off;       /* offset of the next header */
+	__u32 err_off;   /* where the current header failed, if not its start */
+	__u8 stack;      /* index of the header stack being parsed */
 	__u8 keep_layer; /* on error: the failing header's fixed part is valid */
 	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
 	__u8 max_stacks;
@@ -112,8 +112,7 @@ dynpf_inline int dynpf_cur_need(const struct dynpf_cursor *c, __u32 off, __u32 n
  * verifier loses the bound). Protocol length checks are the caller's; this
  * one is for safety.
  */
-dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n,
-					const __u64 amax)
+dynpf_inline const __u8 *dynpf_area_ptr(const __u8 *a, __u64 off, const __u64 n, const __u64 amax)
 {
 	dynpf_barrier_var(off);
 	/*
@@ -183,13 +182,17 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 }
 
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
-				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
+				 struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
 	__u32 len = bpf_dynptr_size(dp);
 	const void *w = NULL;
 
-	*c = (struct dynpf_cursor){ .src = dp, .area = area, .len = len, .end = len,
-				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
+	*c = (struct dynpf_cursor){ .src = dp,
+				    .area = area,
+				    .len = len,
+				    .end = len,
+				    .max_ext = cfg.max_ext,
+				    .max_stacks = cfg.max_stacks };
 	/*
 	 * The first window, at the start of the packet: a slice into the
 	 * packet, copied by straight-line loads and stores (a few ns;
@@ -240,10 +243,14 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 
 /* The same window as in BPF, so both builds read the same bytes the same way. */
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32 len,
-				  struct dynpf_area *area, struct dynpf_parse_cfg cfg)
+				 struct dynpf_area *area, struct dynpf_parse_cfg cfg)
 {
-	*c = (struct dynpf_cursor){ .src = data, .area = area, .len = len, .end = len,
-				    .max_ext = cfg.max_ext, .max_stacks = cfg.max_stacks };
+	*c = (struct dynpf_cursor){ .src = data,
+				    .area = area,
+				    .len = len,
+				    .end = len,
+				    .max_ext = cfg.max_ext,
+				    .max_stacks = cfg.max_stacks };
 	dynpf_cur_refill(c, 0);
 }
 

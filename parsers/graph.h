@@ -100,8 +100,7 @@ dynpf_inline int dynpf_is_l4(int proto)
  * p->err*; the header is listed in layers[] only if its parser said its fixed
  * part was valid (c->keep_layer), so consumers can trust every listed layer.
  */
-dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto,
-			     const int rare)
+dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto, const int rare)
 {
 	__u32 start = c->off, n = p->nlayers;
 	int r = 0;

@@ -25,8 +25,7 @@ dynpf_inline int dynpf_parse_icmp_any(struct dynpf_cursor *c, struct dynpf_pkt *
 		.hdr_len = sizeof(*ih),
 	};
 	if (v6)
-		echo = ih->type == DYNPF_ICMPV6_ECHO_REQUEST ||
-		       ih->type == DYNPF_ICMPV6_ECHO_REPLY;
+		echo = ih->type == DYNPF_ICMPV6_ECHO_REQUEST || ih->type == DYNPF_ICMPV6_ECHO_REPLY;
 	else
 		echo = ih->type == DYNPF_ICMP_ECHO || ih->type == DYNPF_ICMP_ECHOREPLY;
 	if (echo) {

@@ -182,7 +182,8 @@ dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p
 	if (!h)
 		return r;
 	return dynpf_ext_close_tlvs(
-	    c, p, e, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST, len, 2);
+		c, p, e, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST, len,
+		2);
 }
 
 dynpf_inline int dynpf_parse_hopopts(struct dynpf_cursor *c, struct dynpf_pkt *p)

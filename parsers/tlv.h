@@ -23,14 +23,14 @@
 #define DYNPF_TLV_NOTYPE 0xffffffffu
 
 struct dynpf_tlv_desc {
-	__u8 hdr_len;   /* bytes of type + length fields */
-	__u8 type_len;  /* 1, 2 or 3 bytes of type, big endian, at offset 0 */
-	__u8 len_off;   /* offset of the 1-byte length field */
-	__u8 len_mask;  /* bits of the length byte that hold the length */
-	__u8 len_unit;  /* total length = (len & mask) * unit + adj */
+	__u8 hdr_len;  /* bytes of type + length fields */
+	__u8 type_len; /* 1, 2 or 3 bytes of type, big endian, at offset 0 */
+	__u8 len_off;  /* offset of the 1-byte length field */
+	__u8 len_mask; /* bits of the length byte that hold the length */
+	__u8 len_unit; /* total length = (len & mask) * unit + adj */
 	__u8 len_adj;
-	__u8 min_len;   /* smallest valid total length */
-	__u32 end_type; /* single-byte type ending the area, or DYNPF_TLV_NOTYPE */
+	__u8 min_len;    /* smallest valid total length */
+	__u32 end_type;  /* single-byte type ending the area, or DYNPF_TLV_NOTYPE */
 	__u32 pad1_type; /* single-byte padding type, or DYNPF_TLV_NOTYPE */
 };
 
@@ -40,17 +40,17 @@ struct dynpf_tlv_desc {
  * verifier loses the bound.
  */
 struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
-	__u8 family;   /* DYNPF_TLV_*: which descriptor and decoder */
-	__u8 layer;    /* index in layers[] of the header carrying the area */
-	__u8 stack;    /* its stack */
-	__u8 ext;      /* IPv6 options, SRH: index of its header in st[].ip6.ext */
+	__u8 family;  /* DYNPF_TLV_*: which descriptor and decoder */
+	__u8 layer;   /* index in layers[] of the header carrying the area */
+	__u8 stack;   /* its stack */
+	__u8 ext;     /* IPv6 options, SRH: index of its header in st[].ip6.ext */
 	__u8 pad[2];
-	__u16 steps;   /* TLVs walked so far */
-	__u64 abase;   /* where the area starts in the scratch area (<= DYNPF_WIN) */
-	__u64 len;     /* bytes in the area */
-	__u64 pos;     /* offset of the next TLV within the area */
-	__u64 base;    /* packet offset of the area */
-	__u64 type;    /* current TLV: type, total length, offset in area */
+	__u16 steps; /* TLVs walked so far */
+	__u64 abase; /* where the area starts in the scratch area (<= DYNPF_WIN) */
+	__u64 len;   /* bytes in the area */
+	__u64 pos;   /* offset of the next TLV within the area */
+	__u64 base;  /* packet offset of the area */
+	__u64 type;  /* current TLV: type, total length, offset in area */
 	__u64 tlen;
 	__u64 toff;
 };
@@ -113,7 +113,7 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 
 /* Record the current TLV in its family's list and summary. */
 dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
-				    const __u32 f)
+				   const __u32 f)
 {
 	__u32 n;
 	struct dynpf_tlv_list *l;

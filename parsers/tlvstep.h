@@ -47,8 +47,8 @@ static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
  * a is the option area (the cursor's scratch area), o the option's offset in
  * it and len its length, already checked to fit the area.
  */
-dynpf_inline void dynpf_tcp_opt_decode(struct dynpf_l4 *l4, const __u8 *a, __u64 o,
-				       __u64 kind, __u64 len)
+dynpf_inline void dynpf_tcp_opt_decode(struct dynpf_l4 *l4, const __u8 *a, __u64 o, __u64 kind,
+				       __u64 len)
 {
 	const __u64 max = DYNPF_AREA_MAX;
 	const __u8 *v;
@@ -170,8 +170,8 @@ static const struct dynpf_tlv_desc dynpf_ip6_opt_desc = {
 };
 
 /* Decode an option of a hop-by-hop or destination header into its entry. */
-dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
+dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64 o, __u64 type,
+				       __u64 len)
 {
 	const __u8 *v;
 
@@ -203,8 +203,8 @@ dynpf_inline void dynpf_ip6_opt_decode(struct dynpf_ext *e, const __u8 *a, __u64
  * (RFC 8754 2.1.2) carries something a rule matches on: the D flag and the
  * key id, in the 6 bytes before the HMAC itself; a shorter one is only listed.
  */
-dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64 o,
-				       __u64 type, __u64 len)
+dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64 o, __u64 type,
+				       __u64 len)
 {
 	const __u8 *v;
 
@@ -323,8 +323,8 @@ dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_
 				   struct dynpf_pkt *p, __u32 family)
 {
 	/* Each case hands its family on as a constant. */
-#define DYNPF_TLV_FAMILY_LOOP(f)                                               \
-	case f:                                                                \
+#define DYNPF_TLV_FAMILY_LOOP(f) \
+	case f:                  \
 		return dynpf_tlv_loop(a, it, p, f)
 	switch (family) {
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_TCP_OPT);
@@ -389,9 +389,8 @@ dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __
 	return r;
 }
 
-#define dynpf_tlv_walk(c, p, family, off, len, ext)                            \
-	dynpf__tlv_walk(c, p, family, off, len, ext, 0)
-#define dynpf_tlv_walk_inline(c, p, family, off, len, ext)                     \
+#define dynpf_tlv_walk(c, p, family, off, len, ext) dynpf__tlv_walk(c, p, family, off, len, ext, 0)
+#define dynpf_tlv_walk_inline(c, p, family, off, len, ext) \
 	dynpf__tlv_walk(c, p, family, off, len, ext, 1)
 
 #endif /* DYNPF_PARSERS_TLVSTEP_H */

@@ -471,8 +471,7 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 			return 0;
 	}
 	if (f & DYNPF_M_TCP_FLAGS) {
-		if (cs->l4 != DYNPF_P_TCP ||
-		    (st->l4.flags & m->tcp_flags_mask) != m->tcp_flags)
+		if (cs->l4 != DYNPF_P_TCP || (st->l4.flags & m->tcp_flags_mask) != m->tcp_flags)
 			return 0;
 	}
 	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
@@ -512,8 +511,8 @@ dynpf_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b
 dynpf_inline int dynpf_act_terminal(__u32 action)
 {
 	switch (action) {
-#define DYNPF_X_CASE(n, v, t, term)                                            \
-	case v:                                                                \
+#define DYNPF_X_CASE(n, v, t, term) \
+	case v:                     \
 		return term;
 		DYNPF_ACTIONS(DYNPF_X_CASE)
 #undef DYNPF_X_CASE
@@ -600,10 +599,10 @@ dynpf_inline __u32 dynpf_val_max(__u32 field)
 	return 0xffffffff; /* TEID, GRE key */
 }
 
-#define DYNPF_REFUSE(fld)                                                      \
-	do {                                                                   \
-		*field = DYNPF_F_##fld;                                        \
-		return -EINVAL;                                                \
+#define DYNPF_REFUSE(fld)               \
+	do {                            \
+		*field = DYNPF_F_##fld; \
+		return -EINVAL;         \
 	} while (0)
 
 /*
@@ -677,9 +676,8 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		 * language sets it), which an IP ethertype must agree with. */
 		if ((m->family != 4 && m->family != 6) || !(f & DYNPF_M_FAMILY))
 			DYNPF_REFUSE(FAMILY);
-		if ((f & DYNPF_M_ETHERTYPE) &&
-		    ((m->ethertype == 0x0800 && m->family != 4) ||
-		     (m->ethertype == 0x86dd && m->family != 6)))
+		if ((f & DYNPF_M_ETHERTYPE) && ((m->ethertype == 0x0800 && m->family != 4) ||
+						(m->ethertype == 0x86dd && m->family != 6)))
 			DYNPF_REFUSE(FAMILY);
 	} else if (m->family) {
 		DYNPF_REFUSE(FAMILY);

@@ -141,8 +141,8 @@ static void expect_layers(const char *name, int n, ...)
 	va_end(ap);
 }
 
-static const unsigned char syn_opts[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 1,
-					    0, 0, 0, 0, 1, 3, 3, 7 };
+static const unsigned char syn_opts[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0,
+					    0, 1, 0,    0,    0, 0, 1, 3,  3, 7 };
 
 static void test_good(void)
 {
@@ -417,8 +417,8 @@ static void ext(struct frame *f, unsigned int nh, const unsigned char *body, uns
 static void test_ipv4_options(void)
 {
 	/* RA, NOP, RR with one address recorded (ptr 8), TS ptr 5 oflw 1 flag 0, EOL */
-	static const unsigned char o[24] = { 148, 4, 0, 0, 1, 7, 7, 8, 1, 2, 3, 4, 68, 8, 5,
-					     0x10, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const unsigned char o[24] = { 148, 4, 0, 0,    1, 7, 7, 8, 1, 2, 3, 4,
+					     68,  8, 5, 0x10, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct frame f;
 
 	eth(&f, 0x0800);
@@ -460,13 +460,13 @@ static void test_ipv6_ext(void)
 	struct frame f;
 
 	memset(srh, 0, sizeof(srh));
-	srh[0] = 4;  /* type */
-	srh[1] = 1;  /* segments left */
-	srh[2] = 1;  /* last entry: 2 segments */
-	srh[3] = 0;  /* flags */
+	srh[0] = 4; /* type */
+	srh[1] = 1; /* segments left */
+	srh[2] = 1; /* last entry: 2 segments */
+	srh[3] = 0; /* flags */
 	srh[4] = 0x12;
 	srh[5] = 0x34; /* tag */
-	srh[38] = 7;  /* an unknown TLV type, data length 4 */
+	srh[38] = 7;   /* an unknown TLV type, data length 4 */
 	srh[39] = 4;
 	eth(&f, 0x86dd);
 	ipv6(&f, 0, 8 + 48 + 16 + 8 + 20);
@@ -521,8 +521,8 @@ static void test_ipv6_ext(void)
 		unsigned char h[8 + 16 + 16 - 2];
 
 		memset(h, 0, sizeof(h));
-		h[0] = 4; /* type; segments left 0, last entry 0: 1 segment */
-		h[22] = 5;  /* HMAC, 14 data bytes: D flag, reserved, key id, 8 bytes */
+		h[0] = 4;  /* type; segments left 0, last entry 0: 1 segment */
+		h[22] = 5; /* HMAC, 14 data bytes: D flag, reserved, key id, 8 bytes */
 		h[23] = 14;
 		h[24] = 0x80;
 		h[26] = 0x01, h[27] = 0x02, h[28] = 0x03, h[29] = 0x04;
@@ -615,7 +615,8 @@ static void test_ipv6_ext(void)
 		tcp(&f, 5, 0x02, NULL, 0);
 		parse(&f);
 		CHECK_EQ("ah-frag", P.err, DYNPF_E_OK);
-		expect_layers("ah-frag", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_AH, DYNPF_P_FRAGMENT);
+		expect_layers("ah-frag", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_AH,
+			      DYNPF_P_FRAGMENT);
 		CHECK_EQ("ah-frag", CH.ext[0].len, 24);
 		CHECK_EQ("ah-frag", CH.ext[1].frag_off, 32);
 		CHECK_EQ("ah-frag", P.st[0].l3.frag & DYNPF_FRAG_NONFIRST, DYNPF_FRAG_NONFIRST);
@@ -649,8 +650,8 @@ static void test_tunnels(void)
 	inner_eth_ipv4_tcp(&f);
 	parse(&f);
 	CHECK_EQ("vxlan", P.err, DYNPF_E_OK);
-	expect_layers("vxlan", 7, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP, DYNPF_P_VXLAN, DYNPF_P_ETH,
-		      DYNPF_P_IPV4, DYNPF_P_TCP);
+	expect_layers("vxlan", 7, DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_UDP, DYNPF_P_VXLAN,
+		      DYNPF_P_ETH, DYNPF_P_IPV4, DYNPF_P_TCP);
 	CHECK_EQ("vxlan", P.nstacks, 2);
 	CHECK_EQ("vxlan", P.layers[6].stack, 1);
 	CHECK_EQ("vxlan", P.st[0].tun.vni, 42);

@@ -25,8 +25,9 @@ static int collect(enum libbpf_print_level level, const char *fmt, va_list ap)
 		int n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
 
 		if (n > 0)
-			log_len += (size_t)n < sizeof(log_buf) - log_len ? (size_t)n
-									  : sizeof(log_buf) - log_len - 1;
+			log_len += (size_t)n < sizeof(log_buf) - log_len
+					   ? (size_t)n
+					   : sizeof(log_buf) - log_len - 1;
 	}
 	return 0;
 }
@@ -43,7 +44,8 @@ static int budget(const char *path, long max)
 		fprintf(stderr, "%s: cannot open\n", path);
 		return 2;
 	}
-	bpf_object__for_each_program(prog, obj) {
+	bpf_object__for_each_program(prog, obj)
+	{
 		if (i >= 8)
 			break;
 		bpf_program__set_log_level(prog, 4); /* BPF_LOG_STATS */
@@ -58,18 +60,19 @@ static int budget(const char *path, long max)
 			if (stats_buf[i][0])
 				fprintf(stderr, "%s: does not load:\n%s\n", path,
 					stats_buf[i] + (strlen(stats_buf[i]) > 3000
-								 ? strlen(stats_buf[i]) - 3000
-								 : 0));
+								? strlen(stats_buf[i]) - 3000
+								: 0));
 		bpf_object__close(obj);
 		return 1;
 	}
 	i = 0;
-	bpf_object__for_each_program(prog, obj) {
+	bpf_object__for_each_program(prog, obj)
+	{
 		const char *s = strstr(stats_buf[i++], "processed ");
 		long n = s ? strtol(s + 10, NULL, 10) : -1;
 
-		printf("%-24s %8ld instructions verified (budget %ld)\n",
-		       bpf_program__name(prog), n, max);
+		printf("%-24s %8ld instructions verified (budget %ld)\n", bpf_program__name(prog),
+		       n, max);
 		if (n < 0 || n > max)
 			bad = 1;
 		if (i >= 8)

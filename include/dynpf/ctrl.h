@@ -27,21 +27,21 @@
 
 #define DYNPF_CTRL_VERSION 1
 
-#define DYNPF_MAX_RULES 131072 /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
-#define DYNPF_MAX_TUPLES 64    /* distinct match masks (tuple space search) */
+#define DYNPF_MAX_RULES 131072   /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
+#define DYNPF_MAX_TUPLES 64      /* distinct match masks (tuple space search) */
 #define DYNPF_MAX_TXN_OPS 131072 /* staged messages in one transaction */
-#define DYNPF_MATCH_TLVS 4     /* TLV presence tests per rule */
-#define DYNPF_MATCH_VALS 4     /* value range tests per rule */
-#define DYNPF_SAMPLE_MAX 256   /* bytes of a packet a sample carries */
+#define DYNPF_MATCH_TLVS 4       /* TLV presence tests per rule */
+#define DYNPF_MATCH_VALS 4       /* value range tests per rule */
+#define DYNPF_SAMPLE_MAX 256     /* bytes of a packet a sample carries */
 
 /* X(name, value, text) */
-#define DYNPF_MSG_TYPES(X)                 \
-	X(RULE_ADD, 1, "rule-add")         \
-	X(RULE_DEL, 2, "rule-del")         \
-	X(TXN_BEGIN, 3, "txn-begin")       \
-	X(TXN_COMMIT, 4, "txn-commit")     \
-	X(TXN_ABORT, 5, "txn-abort")       \
-	X(SET, 6, "set")                   \
+#define DYNPF_MSG_TYPES(X)             \
+	X(RULE_ADD, 1, "rule-add")     \
+	X(RULE_DEL, 2, "rule-del")     \
+	X(TXN_BEGIN, 3, "txn-begin")   \
+	X(TXN_COMMIT, 4, "txn-commit") \
+	X(TXN_ABORT, 5, "txn-abort")   \
+	X(SET, 6, "set")               \
 	X(COUNTER_RESET, 7, "counter-reset")
 
 enum dynpf_msg_type {
@@ -71,13 +71,13 @@ struct dynpf_msg_hdr {
  *                       `burst`) are dropped, the others go on
  * X(name, value, text, terminal)
  */
-#define DYNPF_ACTIONS(X)                    \
-	X(PASS, 1, "pass", 1)               \
-	X(DROP, 2, "drop", 1)               \
-	X(REDIRECT, 3, "redirect", 1)       \
-	X(COUNT, 4, "count", 0)             \
-	X(MARK, 5, "mark", 0)               \
-	X(SAMPLE, 6, "sample", 0)           \
+#define DYNPF_ACTIONS(X)              \
+	X(PASS, 1, "pass", 1)         \
+	X(DROP, 2, "drop", 1)         \
+	X(REDIRECT, 3, "redirect", 1) \
+	X(COUNT, 4, "count", 0)       \
+	X(MARK, 5, "mark", 0)         \
+	X(SAMPLE, 6, "sample", 0)     \
 	X(LIMIT, 7, "limit", 0)
 
 enum dynpf_action {
@@ -99,11 +99,11 @@ enum dynpf_action {
 #define DYNPF_M_FRAG (1u << 8)      /* DYNPF_MF_* */
 #define DYNPF_M_TTL (1u << 9)       /* TTL / hop limit range */
 #define DYNPF_M_DSCP (1u << 10)
-#define DYNPF_M_SPORT (1u << 11)    /* L4 source port range */
-#define DYNPF_M_DPORT (1u << 12)    /* L4 destination port range */
+#define DYNPF_M_SPORT (1u << 11)     /* L4 source port range */
+#define DYNPF_M_DPORT (1u << 12)     /* L4 destination port range */
 #define DYNPF_M_TCP_FLAGS (1u << 13) /* (flags & mask) == value */
-#define DYNPF_M_ERROR (1u << 14)    /* the parse error code (DYNPF_E_*) */
-#define DYNPF_M_FAMILY (1u << 15)   /* IPv4 or IPv6 (family) */
+#define DYNPF_M_ERROR (1u << 14)     /* the parse error code (DYNPF_E_*) */
+#define DYNPF_M_FAMILY (1u << 15)    /* IPv4 or IPv6 (family) */
 #define DYNPF_M_ALL ((1u << 16) - 1)
 
 /* dynpf_match.frag */
@@ -127,13 +127,13 @@ struct dynpf_tlv_test {
 };
 
 /* Decoded values a rule can compare (lo <= value <= hi). X(name, value, text) */
-#define DYNPF_VALS(X)                        \
-	X(MSS, 1, "tcp-mss")                 \
-	X(WSCALE, 2, "tcp-wscale")           \
-	X(VNI, 3, "vni")                     \
-	X(SEGLEFT, 4, "segments-left")       \
-	X(TEID, 5, "teid")                   \
-	X(MPLS_LABEL, 6, "mpls-label")       \
+#define DYNPF_VALS(X)                  \
+	X(MSS, 1, "tcp-mss")           \
+	X(WSCALE, 2, "tcp-wscale")     \
+	X(VNI, 3, "vni")               \
+	X(SEGLEFT, 4, "segments-left") \
+	X(TEID, 5, "teid")             \
+	X(MPLS_LABEL, 6, "mpls-label") \
 	X(GRE_KEY, 7, "gre-key")
 
 enum dynpf_val {
@@ -151,23 +151,23 @@ struct dynpf_val_test {
 };
 
 struct dynpf_match {
-	__u32 fields;     /* DYNPF_M_* */
-	__u8 stack;       /* 0: the outer headers; 1: inside the first tunnel */
-	__u8 family;      /* 4 or 6, with DYNPF_M_FAMILY/SRC/DST */
-	__u8 src_plen;    /* 0..32 (IPv4), 0..128 (IPv6) */
+	__u32 fields;  /* DYNPF_M_* */
+	__u8 stack;    /* 0: the outer headers; 1: inside the first tunnel */
+	__u8 family;   /* 4 or 6, with DYNPF_M_FAMILY/SRC/DST */
+	__u8 src_plen; /* 0..32 (IPv4), 0..128 (IPv6) */
 	__u8 dst_plen;
 	__u8 proto;
-	__u8 frag;        /* DYNPF_MF_* */
-	__u8 dscp;        /* 0..63 */
+	__u8 frag; /* DYNPF_MF_* */
+	__u8 dscp; /* 0..63 */
 	__u8 ttl_lo;
 	__u8 ttl_hi;
 	__u8 tcp_flags;
 	__u8 tcp_flags_mask;
-	__u8 error;       /* DYNPF_E_* */
-	__u8 ntlv;        /* tests used in tlv[] */
-	__u8 nval;        /* tests used in val[] */
+	__u8 error; /* DYNPF_E_* */
+	__u8 ntlv;  /* tests used in tlv[] */
+	__u8 nval;  /* tests used in val[] */
 	__u16 ethertype;
-	__u16 vlan;       /* 0..4095 */
+	__u16 vlan; /* 0..4095 */
 	__u16 sport_lo;
 	__u16 sport_hi;
 	__u16 dport_lo;
@@ -176,16 +176,16 @@ struct dynpf_match {
 	__u32 ifindex;
 	__u8 eth_src[6];
 	__u8 eth_dst[6];
-	__u8 src[16];     /* IPv4: the first 4 bytes; bits past the prefix are 0 */
+	__u8 src[16]; /* IPv4: the first 4 bytes; bits past the prefix are 0 */
 	__u8 dst[16];
 	struct dynpf_tlv_test tlv[DYNPF_MATCH_TLVS];
 	struct dynpf_val_test val[DYNPF_MATCH_VALS];
 };
 
 struct dynpf_rule {
-	__u32 id;          /* 1 .. DYNPF_MAX_RULES - 1, stable */
-	__u32 prio;        /* lower first; equal priorities by id */
-	__u8 action;       /* DYNPF_ACT_* */
+	__u32 id;    /* 1 .. DYNPF_MAX_RULES - 1, stable */
+	__u32 prio;  /* lower first; equal priorities by id */
+	__u8 action; /* DYNPF_ACT_* */
 	__u8 pad;
 	__u16 sample_len;  /* sample: 1 .. DYNPF_SAMPLE_MAX bytes */
 	__u32 arg;         /* redirect: ifindex; mark: value; limit: packets/s */
@@ -195,8 +195,8 @@ struct dynpf_rule {
 };
 
 /* Settings (DYNPF_MSG_SET). X(name, value, text) */
-#define DYNPF_SETTINGS(X)                            \
-	X(DEFAULT_ACTION, 1, "default-action")       \
+#define DYNPF_SETTINGS(X)                      \
+	X(DEFAULT_ACTION, 1, "default-action") \
 	X(PASS_ARP_ND, 2, "pass-arp-nd")
 
 enum dynpf_setting {
@@ -217,20 +217,20 @@ struct dynpf_msg_rule_del {
 	__u32 pad;
 };
 
-struct dynpf_msg_txn {          /* TXN_BEGIN, TXN_COMMIT, TXN_ABORT */
+struct dynpf_msg_txn { /* TXN_BEGIN, TXN_COMMIT, TXN_ABORT */
 	struct dynpf_msg_hdr h;
 };
 
 struct dynpf_msg_set {
 	struct dynpf_msg_hdr h;
-	__u32 key;   /* DYNPF_SET_* */
+	__u32 key; /* DYNPF_SET_* */
 	__u32 pad;
 	__u64 value; /* default-action: DYNPF_ACT_PASS or _DROP; pass-arp-nd: 0/1 */
 };
 
 struct dynpf_msg_counter_reset {
 	struct dynpf_msg_hdr h;
-	__u32 id;    /* a rule id, or 0 for every rule */
+	__u32 id; /* a rule id, or 0 for every rule */
 	__u32 pad;
 };
 
@@ -238,40 +238,40 @@ struct dynpf_msg_counter_reset {
  * The field an error ack names. X(name, value, text): the text is what
  * `dynpf` prints after "field".
  */
-#define DYNPF_FIELDS(X)                          \
-	X(NONE, 0, "none")                       \
-	X(VERSION, 1, "version")                 \
-	X(TYPE, 2, "type")                       \
-	X(SIZE, 3, "size")                       \
-	X(TXN, 4, "txn")                         \
-	X(ID, 5, "id")                           \
-	X(ACTION, 6, "action")                   \
-	X(ARG, 7, "arg")                         \
-	X(BURST, 8, "burst")                     \
-	X(SAMPLE_LEN, 9, "sample_len")           \
-	X(SAMPLE_RATE, 10, "sample_rate")        \
-	X(FIELDS, 11, "match.fields")            \
-	X(STACK, 12, "match.stack")              \
-	X(FAMILY, 13, "match.family")            \
-	X(SRC, 14, "match.src")                  \
-	X(DST, 15, "match.dst")                  \
-	X(FRAG, 16, "match.frag")                \
-	X(DSCP, 17, "match.dscp")                \
-	X(TTL, 18, "match.ttl")                  \
-	X(SPORT, 19, "match.sport")              \
-	X(DPORT, 20, "match.dport")              \
-	X(TCP_FLAGS, 21, "match.tcp_flags")      \
-	X(ERROR, 22, "match.error")              \
-	X(VLAN, 23, "match.vlan")                \
-	X(TLV, 24, "match.tlv")                  \
-	X(VAL, 25, "match.val")                  \
-	X(PAD, 26, "pad")                        \
-	X(KEY, 27, "key")                        \
-	X(VALUE, 28, "value")                    \
-	X(TUPLES, 29, "tuples")                  \
-	X(PRIO, 30, "prio")                      \
-	X(PROTO, 31, "match.proto")              \
-	X(ETHERTYPE, 32, "match.ethertype")     \
+#define DYNPF_FIELDS(X)                     \
+	X(NONE, 0, "none")                  \
+	X(VERSION, 1, "version")            \
+	X(TYPE, 2, "type")                  \
+	X(SIZE, 3, "size")                  \
+	X(TXN, 4, "txn")                    \
+	X(ID, 5, "id")                      \
+	X(ACTION, 6, "action")              \
+	X(ARG, 7, "arg")                    \
+	X(BURST, 8, "burst")                \
+	X(SAMPLE_LEN, 9, "sample_len")      \
+	X(SAMPLE_RATE, 10, "sample_rate")   \
+	X(FIELDS, 11, "match.fields")       \
+	X(STACK, 12, "match.stack")         \
+	X(FAMILY, 13, "match.family")       \
+	X(SRC, 14, "match.src")             \
+	X(DST, 15, "match.dst")             \
+	X(FRAG, 16, "match.frag")           \
+	X(DSCP, 17, "match.dscp")           \
+	X(TTL, 18, "match.ttl")             \
+	X(SPORT, 19, "match.sport")         \
+	X(DPORT, 20, "match.dport")         \
+	X(TCP_FLAGS, 21, "match.tcp_flags") \
+	X(ERROR, 22, "match.error")         \
+	X(VLAN, 23, "match.vlan")           \
+	X(TLV, 24, "match.tlv")             \
+	X(VAL, 25, "match.val")             \
+	X(PAD, 26, "pad")                   \
+	X(KEY, 27, "key")                   \
+	X(VALUE, 28, "value")               \
+	X(TUPLES, 29, "tuples")             \
+	X(PRIO, 30, "prio")                 \
+	X(PROTO, 31, "match.proto")         \
+	X(ETHERTYPE, 32, "match.ethertype") \
 	X(IFINDEX, 33, "match.ifindex")
 
 enum dynpf_field {
@@ -319,16 +319,16 @@ struct dynpf_drain_args {
 /* What the data path decided for the last packet (per CPU; tests, replay). */
 #define DYNPF_VF_MARK 0x01 /* a mark rule acted: mark holds the value */
 struct dynpf_verdict {
-	__u32 gen;     /* the generation that classified it */
-	__u32 rule;    /* the rule that decided it, 0: the default action */
-	__u8 action;   /* DYNPF_ACT_PASS, _DROP, _REDIRECT */
-	__u8 nmatch;   /* non-terminal rules that acted, in match[] */
-	__u8 flags;    /* DYNPF_VF_* */
+	__u32 gen;   /* the generation that classified it */
+	__u32 rule;  /* the rule that decided it, 0: the default action */
+	__u8 action; /* DYNPF_ACT_PASS, _DROP, _REDIRECT */
+	__u8 nmatch; /* non-terminal rules that acted, in match[] */
+	__u8 flags;  /* DYNPF_VF_* */
 	__u8 pad;
 	__u32 mark;
-	__u32 arg;     /* redirect: the ifindex */
+	__u32 arg; /* redirect: the ifindex */
 	__u32 match[6];
-	__u32 sample;  /* a sample rule that acted (its bucket allowed it), or 0 */
+	__u32 sample; /* a sample rule that acted (its bucket allowed it), or 0 */
 	__u16 sample_len;
 	__u16 pad2;
 };
@@ -354,8 +354,8 @@ struct dynpf_sample {
 	__u32 rule;
 	__u32 ifindex;
 	__u32 pkt_len;
-	__u32 cap_len;  /* bytes that follow the parse result */
-	__u64 ts_ns;    /* bpf_ktime_get_ns() */
+	__u32 cap_len; /* bytes that follow the parse result */
+	__u64 ts_ns;   /* bpf_ktime_get_ns() */
 	__u8 hook;
 	__u8 pad[7];
 };
@@ -365,34 +365,34 @@ struct dynpf_sample {
  * bpf/rules.h explains both). dynpf_rules holds entry id * 2 + side.
  */
 struct dynpf_state {
-	__u32 active;        /* the side packets read: 0 or 1 */
-	__u32 gen;           /* +1 per commit */
-	__u32 side_gen[2];   /* the generation each side holds */
+	__u32 active;      /* the side packets read: 0 or 1 */
+	__u32 gen;         /* +1 per commit */
+	__u32 side_gen[2]; /* the generation each side holds */
 	__u32 nrules[2];
-	__u32 tuples_hi[2];  /* tuple slots in use: 0 .. tuples_hi - 1 */
+	__u32 tuples_hi[2]; /* tuple slots in use: 0 .. tuples_hi - 1 */
 	__u32 ntuples[2];
 	__u8 default_action[2]; /* 0 or DYNPF_ACT_PASS: pass; DYNPF_ACT_DROP */
 	__u8 arp_nd_rules[2];   /* 0: ARP and ND pass before any rule (the
 				 * default; `set pass-arp-nd off` makes it 1) */
 	__u8 txn_open;
 	__u8 txn_failed;
-	__u8 journal;        /* staged ops still to apply to the inactive side */
+	__u8 journal; /* staged ops still to apply to the inactive side */
 	__u8 pad;
-	__u32 txn_id;        /* +1 per TXN_BEGIN */
-	__u32 nops;          /* staged ops of the open (or last) transaction */
-	__u32 new_masks;     /* masks the open transaction adds */
+	__u32 txn_id;    /* +1 per TXN_BEGIN */
+	__u32 nops;      /* staged ops of the open (or last) transaction */
+	__u32 new_masks; /* masks the open transaction adds */
 	__u32 added;
 	__u32 deleted;
 };
 
 struct dynpf_rule_ent {
 	struct dynpf_rule r;
-	__u32 next;  /* the next rule id in the bucket's chain, 0 at the end */
+	__u32 next; /* the next rule id in the bucket's chain, 0 at the end */
 	__u8 valid;
 	__u8 tuple;
 	__u8 terminal;
 	__u8 pad;
-	__u64 hash;  /* of the masked key and tuple: its bucket, compared first */
+	__u64 hash; /* of the masked key and tuple: its bucket, compared first */
 };
 
 #ifdef __cplusplus

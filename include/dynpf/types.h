@@ -14,10 +14,10 @@
 #include <linux/types.h>
 #endif
 
-#define DYNPF_ASSERT_SIZE(type, size)                                          \
+#define DYNPF_ASSERT_SIZE(type, size) \
 	_Static_assert(sizeof(type) == (size), "ABI: sizeof(" #type ") changed")
-#define DYNPF_ASSERT_OFF(type, member, off)                                    \
-	_Static_assert(__builtin_offsetof(type, member) == (off),             \
+#define DYNPF_ASSERT_OFF(type, member, off)                       \
+	_Static_assert(__builtin_offsetof(type, member) == (off), \
 		       "ABI: offsetof(" #type ", " #member ") changed")
 
 #endif /* DYNPF_TYPES_H */

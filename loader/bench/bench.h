@@ -40,9 +40,9 @@ typedef uint32_t (*bench_build_fn)(const struct bench_shape *s, uint8_t *buf);
 struct bench_shape {
 	const char *name;
 	const char *desc;
-	uint32_t len;	   /* frame bytes, Ethernet header included, no FCS */
-	uint8_t ipv;	   /* 4 or 6 */
-	uint8_t l4;	   /* IPPROTO_TCP or IPPROTO_UDP */
+	uint32_t len; /* frame bytes, Ethernet header included, no FCS */
+	uint8_t ipv;  /* 4 or 6 */
+	uint8_t l4;   /* IPPROTO_TCP or IPPROTO_UDP */
 	uint8_t tcp_flags;
 	const uint8_t *opts;
 	uint32_t optlen;
@@ -79,12 +79,12 @@ int bench_run_want(int fd, const void *pkt, uint32_t len, uint32_t repeat, uint3
 
 /* One program of bench_interleave()'s runs. */
 struct bench_job {
-	int fd;		 /* the program; < 0: left out */
+	int fd; /* the program; < 0: left out */
 	const void *pkt;
 	uint32_t len;
-	uint32_t want;	 /* what it returns, every run */
-	uint32_t *ns;	 /* run r's mean ns per repetition in ns[r] */
-	double *median;	 /* and the median of the runs */
+	uint32_t want;  /* what it returns, every run */
+	uint32_t *ns;   /* run r's mean ns per repetition in ns[r] */
+	double *median; /* and the median of the runs */
 };
 
 /*
@@ -130,12 +130,17 @@ int bench_txn(struct dynpf_ctrl *c, uint32_t n, bench_op_fn op, const void *arg,
 
 /* ---- ns per packet per hook (ns.c, parity.c) -------------------------------- */
 
-enum { V_EMPTY, V_DIRECT, V_DYNPF, NVARIANTS };
+enum {
+	V_EMPTY,
+	V_DIRECT,
+	V_DYNPF,
+	NVARIANTS
+};
 extern const char *const bench_variant_names[NVARIANTS];
 
 struct bench_hook {
 	const char *name;
-	int hook;	   /* DYNPF_HOOK_* */
+	int hook;          /* DYNPF_HOOK_* */
 	uint32_t max_len;  /* largest packet its test run builds; 0: no limit */
 	uint32_t retval;   /* what every program returns */
 	const char *limit; /* why a longer packet is n/a */
@@ -145,7 +150,15 @@ struct bench_hook {
 extern const struct bench_hook bench_hooks[BENCH_NHOOKS];
 
 /* The dynptr primitives' programs; PR_EMPTY is the shapes' empty program. */
-enum { PR_EMPTY, PR_CTOR, PR_SLICE, PR_CLONE, PR_CLONE_ADJUST, PR_READ, NPRIMS };
+enum {
+	PR_EMPTY,
+	PR_CTOR,
+	PR_SLICE,
+	PR_CLONE,
+	PR_CLONE_ADJUST,
+	PR_READ,
+	NPRIMS
+};
 
 struct dynpf_bpf;
 struct bench_bpf;
@@ -155,9 +168,9 @@ struct bench_ctx {
 	struct bench_bpf *ref;
 	int fd[BENCH_NHOOKS][NVARIANTS];
 	int prim_fd[BENCH_NHOOKS][NPRIMS];
-	int cpu;	 /* the CPU we are pinned to, or -1 */
-	int ncpus;	 /* possible CPUs: per-CPU map values */
-	void *percpu;	 /* ncpus struct dynpf_pkt, for reading the scratch maps */
+	int cpu;      /* the CPU we are pinned to, or -1 */
+	int ncpus;    /* possible CPUs: per-CPU map values */
+	void *percpu; /* ncpus struct dynpf_pkt, for reading the scratch maps */
 	uint32_t repeat;
 	uint32_t runs;
 	/*
@@ -174,21 +187,20 @@ struct bench_result {
 	const struct bench_hook *hook;
 	bool na;
 	char reason[128];
-	uint32_t len;	  /* frame bytes */
-	bool no_direct;	  /* direct does not do dynpf's work here: n/a, not compared */
+	uint32_t len;   /* frame bytes */
+	bool no_direct; /* direct does not do dynpf's work here: n/a, not compared */
 	uint32_t ns[NVARIANTS][BENCH_RUNS_MAX];
 	double median[NVARIANTS];
 	const char *mismatch; /* first field where direct and dynpf differ */
-	uint8_t err;	      /* dynpf's parse error on this shape */
-	uint32_t ntlv;	      /* TLVs dynpf walked: sum of p->tlv[f].count */
+	uint8_t err;          /* dynpf's parse error on this shape */
+	uint32_t ntlv;        /* TLVs dynpf walked: sum of p->tlv[f].count */
 };
 
 /* The programs' fds in b->fd and b->prim_fd (no dynpf loaded: -1 for it). */
 void bench_find_progs(struct bench_ctx *b);
 
 /* Shape s on hook h: checked against direct, then timed. 0 or -errno (said). */
-int bench_one(struct bench_ctx *b, const struct bench_shape *s, size_t h,
-	      struct bench_result *res);
+int bench_one(struct bench_ctx *b, const struct bench_shape *s, size_t h, struct bench_result *res);
 
 /*
  * Run pkt once through dynpf (and direct, where it does the same work) on

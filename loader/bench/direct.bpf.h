@@ -105,11 +105,15 @@ static __always_inline int parse_stack(struct hdr_cursor *nh, struct dynpf_pkt *
  * The whole packet: the outer stack, and a tunnel's inner one, then the same
  * bookkeeping as dynpf_run(): result fields, hook, ifindex, counters.
  */
-static __always_inline void direct_run(void *ctx, int tc, void *data, void *data_end,
-				       __u32 pkt_len, __u32 hook, __u32 ifindex)
+static __always_inline void direct_run(void *ctx, int tc, void *data, void *data_end, __u32 pkt_len,
+				       __u32 hook, __u32 ifindex)
 {
-	struct hdr_cursor nh = { .pos = data, .data = data, .data_end = data_end,
-				 .lend = pkt_len, .tc = tc, .ctx = ctx };
+	struct hdr_cursor nh = { .pos = data,
+				 .data = data,
+				 .data_end = data_end,
+				 .lend = pkt_len,
+				 .tc = tc,
+				 .ctx = ctx };
 	struct dynpf_stats *s;
 	struct bench_walk *w;
 	struct dynpf_pkt *p;
@@ -160,66 +164,66 @@ static __always_inline void direct_run(void *ctx, int tc, void *data, void *data
 }
 
 /* The global subprograms, for each context type (see call_tlv()). */
-#define BENCH_GLOBALS(sfx, ctype, TC)                                                              \
-	static __always_inline void cur_load_##sfx(struct hdr_cursor *nh, ctype *ctx,              \
-						   const struct bench_cur *c)                      \
-	{                                                                                          \
-		nh->data = (void *)(long)ctx->data;                                                \
-		nh->data_end = (void *)(long)ctx->data_end;                                        \
-		nh->lend = c->lend;                                                                \
-		nh->stack = c->stack;                                                              \
-		nh->tc = TC;                                                                       \
-		nh->ctx = ctx;                                                                     \
-		cur_set(nh, c->off);                                                               \
-	}                                                                                          \
-                                                                                                   \
-	__noinline int bench_tlv_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w,      \
-				       struct bench_cur *c)                                        \
-	{                                                                                          \
-		struct hdr_cursor nh;                                                              \
-		struct dynpf_ext *e;                                                               \
-		__u32 args;                                                                        \
-		__u8 ext;                                                                          \
-                                                                                                   \
-		if (!ctx || !p || !w || !c)                                                        \
-			return -1;                                                                 \
-		args = c->args;                                                                    \
-		ext = args >> 24;                                                                  \
-		cur_load_##sfx(&nh, ctx, c);                                                       \
-		e = ext == 0xff ? NULL                                                             \
-				: &p->st[c->stack & (DYNPF_MAX_STACKS - 1)]                        \
-					   .ip6.ext[ext & (DYNPF_MAX_EXT - 1)];                    \
-		return tlv_walk(&nh, p, w, args & 0xff, c->base, c->len, (args >> 8) & 0xff,       \
-				(args >> 16) & 0xff, e);                                           \
-	}                                                                                          \
-                                                                                                   \
-	__noinline int bench_chain_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w,    \
-					 struct bench_cur *c)                                      \
-	{                                                                                          \
-		struct hdr_cursor nh;                                                              \
-		int r;                                                                             \
-                                                                                                   \
-		if (!ctx || !p || !w || !c)                                                        \
-			return -1;                                                                 \
-		cur_load_##sfx(&nh, ctx, c);                                                       \
-		r = parse_ip6_chain(&nh, p, w);                                                    \
-		cur_save(&nh, c);                                                                  \
-		return r;                                                                          \
-	}                                                                                          \
-                                                                                                   \
-	__noinline int bench_inner_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w,    \
-					 struct bench_cur *c, int next)                            \
-	{                                                                                          \
-		struct hdr_cursor nh;                                                              \
-                                                                                                   \
-		if (!ctx || !p || !w || !c)                                                        \
-			return -1;                                                                 \
-		cur_load_##sfx(&nh, ctx, c);                                                       \
-		next = parse_stack(&nh, p, w, next, 1);                                            \
-		/* A tunnel in the tunnel: no third stack, as dynpf's default. */                  \
-		if (next > DYNPF_P_NONE && (next & DYNPF_NEXT_INNER))                              \
-			set_err(p, DYNPF_E_DEPTH, next & 0xff, cur_off(&nh));                      \
-		return 0;                                                                          \
+#define BENCH_GLOBALS(sfx, ctype, TC)                                                           \
+	static __always_inline void cur_load_##sfx(struct hdr_cursor *nh, ctype *ctx,           \
+						   const struct bench_cur *c)                   \
+	{                                                                                       \
+		nh->data = (void *)(long)ctx->data;                                             \
+		nh->data_end = (void *)(long)ctx->data_end;                                     \
+		nh->lend = c->lend;                                                             \
+		nh->stack = c->stack;                                                           \
+		nh->tc = TC;                                                                    \
+		nh->ctx = ctx;                                                                  \
+		cur_set(nh, c->off);                                                            \
+	}                                                                                       \
+                                                                                                \
+	__noinline int bench_tlv_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w,   \
+				       struct bench_cur *c)                                     \
+	{                                                                                       \
+		struct hdr_cursor nh;                                                           \
+		struct dynpf_ext *e;                                                            \
+		__u32 args;                                                                     \
+		__u8 ext;                                                                       \
+                                                                                                \
+		if (!ctx || !p || !w || !c)                                                     \
+			return -1;                                                              \
+		args = c->args;                                                                 \
+		ext = args >> 24;                                                               \
+		cur_load_##sfx(&nh, ctx, c);                                                    \
+		e = ext == 0xff ? NULL                                                          \
+				: &p->st[c->stack & (DYNPF_MAX_STACKS - 1)]                     \
+					   .ip6.ext[ext & (DYNPF_MAX_EXT - 1)];                 \
+		return tlv_walk(&nh, p, w, args & 0xff, c->base, c->len, (args >> 8) & 0xff,    \
+				(args >> 16) & 0xff, e);                                        \
+	}                                                                                       \
+                                                                                                \
+	__noinline int bench_chain_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w, \
+					 struct bench_cur *c)                                   \
+	{                                                                                       \
+		struct hdr_cursor nh;                                                           \
+		int r;                                                                          \
+                                                                                                \
+		if (!ctx || !p || !w || !c)                                                     \
+			return -1;                                                              \
+		cur_load_##sfx(&nh, ctx, c);                                                    \
+		r = parse_ip6_chain(&nh, p, w);                                                 \
+		cur_save(&nh, c);                                                               \
+		return r;                                                                       \
+	}                                                                                       \
+                                                                                                \
+	__noinline int bench_inner_##sfx(ctype *ctx, struct dynpf_pkt *p, struct bench_walk *w, \
+					 struct bench_cur *c, int next)                         \
+	{                                                                                       \
+		struct hdr_cursor nh;                                                           \
+                                                                                                \
+		if (!ctx || !p || !w || !c)                                                     \
+			return -1;                                                              \
+		cur_load_##sfx(&nh, ctx, c);                                                    \
+		next = parse_stack(&nh, p, w, next, 1);                                         \
+		/* A tunnel in the tunnel: no third stack, as dynpf's default. */               \
+		if (next > DYNPF_P_NONE && (next & DYNPF_NEXT_INNER))                           \
+			set_err(p, DYNPF_E_DEPTH, next & 0xff, cur_off(&nh));                   \
+		return 0;                                                                       \
 	}
 
 BENCH_GLOBALS(xdp, struct xdp_md, 0)

@@ -43,7 +43,6 @@ static __always_inline void cur_save(const struct hdr_cursor *nh, struct bench_c
 	c->stack = nh->stack;
 }
 
-
 /*
  * Offsets into the packet are masked with this before a pointer is made of
  * them, so the verifier sees every variable step bounded (the linear part of
@@ -70,22 +69,20 @@ static __always_inline int cur_need(const struct hdr_cursor *nh, __u32 n)
 	return off <= nh->lend && n <= nh->lend - off;
 }
 
-static __always_inline struct dynpf_stack *cur_st(const struct hdr_cursor *nh,
-						  struct dynpf_pkt *p)
+static __always_inline struct dynpf_stack *cur_st(const struct hdr_cursor *nh, struct dynpf_pkt *p)
 {
 	return &p->st[nh->stack & (DYNPF_MAX_STACKS - 1)];
 }
 
-static __always_inline void add_layer(const struct hdr_cursor *nh, struct dynpf_pkt *p,
-				      __u16 proto, __u32 off, __u32 len)
+static __always_inline void add_layer(const struct hdr_cursor *nh, struct dynpf_pkt *p, __u16 proto,
+				      __u32 off, __u32 len)
 {
 	__u32 n = p->nlayers;
 
 	if (n >= DYNPF_MAX_LAYERS)
 		return;
-	p->layers[n] = (struct dynpf_layer){
-		.proto = proto, .off = off, .len = len, .stack = nh->stack
-	};
+	p->layers[n] =
+		(struct dynpf_layer){ .proto = proto, .off = off, .len = len, .stack = nh->stack };
 	p->nlayers = n + 1;
 }
 

@@ -153,8 +153,8 @@ static __always_inline int parse_ext(struct hdr_cursor *nh, struct dynpf_pkt *p,
 	layer = p->nlayers;
 	add_layer(nh, p, proto, off, len);
 	cur_set(nh, off + len);
-	if (alen && call_tlv(nh, p, w, family, aoff, alen, layer, proto,
-				     cur_st(nh, p)->ip6.n - 1) < 0)
+	if (alen &&
+	    call_tlv(nh, p, w, family, aoff, alen, layer, proto, cur_st(nh, p)->ip6.n - 1) < 0)
 		return -1;
 	return e->nexthdr;
 }

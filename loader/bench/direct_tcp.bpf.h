@@ -18,8 +18,8 @@
 #define BENCH_TCPOPT_SACK 5
 #define BENCH_TCPOPT_TS 8
 
-static __always_inline void tcp_opt_record(struct dynpf_pkt *p, __u8 kind, __u32 len,
-					   __u32 off, __u8 layer)
+static __always_inline void tcp_opt_record(struct dynpf_pkt *p, __u8 kind, __u32 len, __u32 off,
+					   __u8 layer)
 {
 	tlv_record(p, DYNPF_TLV_TCP_OPT, kind, len, off, layer);
 }

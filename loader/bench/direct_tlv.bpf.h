@@ -50,7 +50,7 @@ __noinline int bench_inner_tc(struct __sk_buff *ctx, struct dynpf_pkt *p, struct
 			      struct bench_cur *c, int next);
 
 /* args of bench_tlv_*(): family, layer, proto, ext index (0xff: none). */
-#define BENCH_TLV_ARGS(family, layer, proto, ext)                              \
+#define BENCH_TLV_ARGS(family, layer, proto, ext) \
 	((__u32)(family) | (__u32)(layer) << 8 | (__u32)(proto) << 16 | (__u32)(ext) << 24)
 
 static __always_inline int call_tlv(struct hdr_cursor *nh, struct dynpf_pkt *p,

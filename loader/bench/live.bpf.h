@@ -37,8 +37,8 @@ struct {
 } bench_live_frames SEC(".maps");
 
 __u32 bench_live_nframes; /* 0: send the test run's frame as it is */
-__u32 bench_live_next;	  /* the next frame: one sender at a time */
-__u64 bench_live_sent;	  /* frames handed to XDP_TX */
+__u32 bench_live_next;    /* the next frame: one sender at a time */
+__u64 bench_live_sent;    /* frames handed to XDP_TX */
 
 SEC("xdp")
 int bench_live_tx(struct xdp_md *ctx)

@@ -71,15 +71,15 @@ void bench_live_free(struct bench_live *r);
 #define LV_REPEAT (1u << 30) /* frames per test run: until interrupted */
 #define LV_FRAME_MAX 1520    /* loader/bench/live.bpf.h BENCH_LIVE_FRAME_MAX */
 #define LV_MAX_FRAMES 65536  /* frames of a capture sent, at most */
-#define LV_BATCH 64	     /* frames per batch of a test run (NAPI_POLL_WEIGHT) */
-#define LV_DRAIN_MS 100	     /* after the generator stops: frames still on the ring */
+#define LV_BATCH 64          /* frames per batch of a test run (NAPI_POLL_WEIGHT) */
+#define LV_DRAIN_MS 100      /* after the generator stops: frames still on the ring */
 
 #define LV_RULES_BIG 10000
 #define LV_PUSH_UPDATES 100000
 #define LV_PUSH_TXN 1000 /* updates per transaction: 2 markers, churn deleted, added */
 #define LV_PUSH_TXNS (LV_PUSH_UPDATES / LV_PUSH_TXN)
 #define LV_CHURN ((LV_PUSH_TXN - 2) / 2)
-_Static_assert(LV_PUSH_TXNS * LV_PUSH_TXN == LV_PUSH_UPDATES, "whole transactions");
+_Static_assert(LV_PUSH_TXNS *LV_PUSH_TXN == LV_PUSH_UPDATES, "whole transactions");
 _Static_assert(2 + 2 * LV_CHURN == LV_PUSH_TXN, "an even transaction");
 
 #define LV_CONTROL_MS 50 /* the control: how long the marker stays deleted */
@@ -92,13 +92,20 @@ _Static_assert(2 + 2 * LV_CHURN == LV_PUSH_TXN, "an even transaction");
 _Static_assert(LV_CHURN_BASE + 2 * LV_CHURN < LV_MARKER0, "churn ids below the markers");
 _Static_assert(LV_RULES_BIG < LV_CHURN_BASE, "churn ids above the set's");
 
-enum { LV_EMPTY, LV_XDP1, LV_XDP_BIG, LV_TC1, LV_TC_BIG, LV_NCONF };
+enum {
+	LV_EMPTY,
+	LV_XDP1,
+	LV_XDP_BIG,
+	LV_TC1,
+	LV_TC_BIG,
+	LV_NCONF
+};
 
 struct lv_conf {
 	const char *label; /* in the table */
 	const char *key;   /* in JSON */
 	const char *tag;   /* on the lines a second */
-	int hook;	   /* DYNPF_HOOK_*, 0: the empty program */
+	int hook;          /* DYNPF_HOOK_*, 0: the empty program */
 	uint32_t rules;
 };
 
@@ -113,11 +120,11 @@ struct lv_series {
 
 struct lv_run {
 	bool done;
-	double secs;			/* of sending */
-	uint64_t sent;			/* frames the generator ran */
+	double secs;                    /* of sending */
+	uint64_t sent;                  /* frames the generator ran */
 	uint64_t act[DYNPF_STATS_ACTS]; /* received, per terminal action */
-	uint64_t rx;			/* received */
-	struct lv_series per_s;		/* received Mpps, each second */
+	uint64_t rx;                    /* received */
+	struct lv_series per_s;         /* received Mpps, each second */
 };
 
 struct lv_push {
@@ -125,7 +132,7 @@ struct lv_push {
 	uint32_t txns, updates;
 	double secs; /* the counted transactions, begin to the last flush */
 	uint64_t sent, rx, act[DYNPF_STATS_ACTS];
-	double rx_secs;	    /* the receive counters' interval */
+	double rx_secs;     /* the receive counters' interval */
 	uint64_t sentinel;  /* packets a half-applied rule set classified */
 	uint64_t catch_all; /* packets that reached the catch-all meanwhile */
 	uint32_t gen_first, gen_last;
@@ -136,19 +143,23 @@ struct lv_push {
 	struct lv_series per_s;
 };
 
-enum { XB_NOT_RUN, XB_OK, XB_SKIPPED };
+enum {
+	XB_NOT_RUN,
+	XB_OK,
+	XB_SKIPPED
+};
 
 struct bench_live {
 	char capture[PATH_MAX];
 	uint32_t duration, batch, mtu;
 	size_t nframes_capture, nframes;
 	size_t skipped_short, skipped_long, skipped_refused, skipped_many;
-	uint64_t frame_bytes;		 /* of the frames sent, one each */
+	uint64_t frame_bytes;            /* of the frames sent, one each */
 	int sender_cpu, main_cpu, ncpus; /* main_cpu -1: not pinned (one CPU) */
 	char ns_rx[64], ns_tx[64];
 	/* What the native classifier says of the frames, per rule set. */
 	uint32_t exp_drop[2], exp_pass[2]; /* [0] 1 rule, [1] 10,000 */
-	uint32_t exp_catch_all[2];	   /* decided by the catch-all */
+	uint32_t exp_catch_all[2];         /* decided by the catch-all */
 	struct lv_run run[LV_NCONF];
 	struct lv_push push;
 	int xb;
@@ -163,19 +174,23 @@ struct lv_frame {
 };
 
 /* The generator thread. */
-enum { TX_IDLE, TX_RUN, TX_QUIT };
+enum {
+	TX_IDLE,
+	TX_RUN,
+	TX_QUIT
+};
 
 struct lv_sender {
 	pthread_t th;
 	bool started;
 	int prog_fd;
-	int ns;	     /* the tx namespace: ingress_ifindex is looked up there */
+	int ns;      /* the tx namespace: ingress_ifindex is looked up there */
 	int ifindex; /* dynpf-tx */
 	int cpu;
 	const struct lv_frame *frames; /* frames[0] starts the test run */
-	int state;		       /* TX_*, __atomic, set by the main thread */
-	int active;		       /* __atomic: 1 while the thread may be in a test run */
-	int err;		       /* __atomic: the first failure, -errno */
+	int state;                     /* TX_*, __atomic, set by the main thread */
+	int active;                    /* __atomic: 1 while the thread may be in a test run */
+	int err;                       /* __atomic: the first failure, -errno */
 	struct sigaction old_usr1;
 };
 
@@ -198,7 +213,7 @@ struct lv_ctx {
 	int ncpus; /* possible CPUs: per-CPU map values */
 	uint64_t *percpu;
 	struct dynpf_rule_stats *rstats;
-	uint32_t rules;	      /* rules loaded now */
+	uint32_t rules;       /* rules loaded now */
 	cpu_set_t saved_cpus; /* the main thread's, before it was pinned */
 	bool pinned;
 	uint32_t gen; /* the generation of the last commit */

@@ -37,13 +37,14 @@ static void sleep_until(double t)
 {
 	struct timespec ts = { .tv_sec = (time_t)t, .tv_nsec = (long)((t - (time_t)t) * 1e9) };
 
-	while (!dynpf_tb_signalled() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (!dynpf_tb_signalled() &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
 /* One line a second, like xdp-bench: received Mpps, then per action. */
-static void print_second(const struct lv_ctx *x, const char *what, double t,
-			 const uint64_t *d, double dt, uint64_t sent, const char *extra)
+static void print_second(const struct lv_ctx *x, const char *what, double t, const uint64_t *d,
+			 double dt, uint64_t sent, const char *extra)
 {
 	if (!x->cfg->print_live)
 		return;
@@ -69,7 +70,7 @@ static int window_open(struct lv_ctx *x, int conf, struct lv_window *w)
 
 /* A second's line: counters now against the last tick. */
 int lv_window_tick(struct lv_ctx *x, int conf, struct lv_window *w, const char *what,
-		       struct lv_series *s, const char *extra)
+		   struct lv_series *s, const char *extra)
 {
 	uint64_t act[DYNPF_STATS_ACTS], d[DYNPF_STATS_ACTS], sent;
 	double t;
@@ -106,7 +107,7 @@ int lv_run_conf(struct lv_ctx *x, int conf)
 
 	if (x->cfg->print_live)
 		printf("%s: %s on %s%s\n", c->label,
-		       !c->hook			      ? "bench_live_drop, native XDP"
+		       !c->hook                    ? "bench_live_drop, native XDP"
 		       : c->hook == DYNPF_HOOK_XDP ? "dynpf_xdp, native XDP"
 						   : "dynpf_tc_ingress, tcx",
 		       DYNPF_TB_RX_IF, c->hook == DYNPF_HOOK_TC_INGRESS ? " ingress" : "");

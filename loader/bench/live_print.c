@@ -128,9 +128,10 @@ json_object *bench_live_json(const struct bench_live *r)
 	double empty = mpps(r->run[LV_EMPTY].rx, r->run[LV_EMPTY].secs);
 	const struct lv_push *p = &r->push;
 
-	json_object_object_add(gen, "method", json_object_new_string(
-						      "BPF_PROG_TEST_RUN, BPF_F_TEST_XDP_LIVE_FRAMES, "
-						      "XDP_TX on the sending veth end"));
+	json_object_object_add(
+		gen, "method",
+		json_object_new_string("BPF_PROG_TEST_RUN, BPF_F_TEST_XDP_LIVE_FRAMES, "
+				       "XDP_TX on the sending veth end"));
 	json_object_object_add(gen, "frames",
 			       json_object_new_string("the capture's, in turn, one test run until "
 						      "stopped"));
@@ -168,11 +169,14 @@ json_object *bench_live_json(const struct bench_live *r)
 								      : "tc"));
 		json_object_object_add(j, "rules", json_object_new_int64(lv_confs[c].rules));
 		json_object_object_add(j, "mpps", dynpf_json_num(m, "%.3f"));
-		json_object_object_add(j, "ratio_to_empty", dynpf_json_num(empty > 0 ? m / empty : 0, "%.3f"));
+		json_object_object_add(j, "ratio_to_empty",
+				       dynpf_json_num(empty > 0 ? m / empty : 0, "%.3f"));
 		json_object_object_add(j, "ns_per_frame_over_empty",
-				       c == LV_EMPTY ? NULL : dynpf_json_num(ns_over(m, empty), "%.1f"));
+				       c == LV_EMPTY ? NULL
+						     : dynpf_json_num(ns_over(m, empty), "%.1f"));
 		json_object_object_add(j, "actions_mpps", jacts(run->act, run->secs));
-		json_object_object_add(j, "sent_mpps", dynpf_json_num(mpps(run->sent, run->secs), "%.3f"));
+		json_object_object_add(j, "sent_mpps",
+				       dynpf_json_num(mpps(run->sent, run->secs), "%.3f"));
 		json_object_object_add(j, "received", json_object_new_int64(run->rx));
 		json_object_object_add(j, "sent", json_object_new_int64(run->sent));
 		json_object_object_add(j, "seconds", dynpf_json_num(run->secs, "%.3f"));
@@ -191,15 +195,19 @@ json_object *bench_live_json(const struct bench_live *r)
 		json_object_object_add(j, "updates_per_transaction",
 				       json_object_new_int64(LV_PUSH_TXN));
 		json_object_object_add(j, "seconds", dynpf_json_num(p->secs, "%.3f"));
-		json_object_object_add(j, "updates_per_s",
-				       dynpf_json_num(p->secs > 0 ? p->updates / p->secs : 0, "%.0f"));
-		json_object_object_add(j, "rx_mpps", dynpf_json_num(mpps(p->rx, p->rx_secs), "%.3f"));
+		json_object_object_add(
+			j, "updates_per_s",
+			dynpf_json_num(p->secs > 0 ? p->updates / p->secs : 0, "%.0f"));
+		json_object_object_add(j, "rx_mpps",
+				       dynpf_json_num(mpps(p->rx, p->rx_secs), "%.3f"));
 		json_object_object_add(j, "actions_mpps", jacts(p->act, p->rx_secs));
-		json_object_object_add(j, "sent_mpps", dynpf_json_num(mpps(p->sent, p->rx_secs), "%.3f"));
+		json_object_object_add(j, "sent_mpps",
+				       dynpf_json_num(mpps(p->sent, p->rx_secs), "%.3f"));
 		json_object_object_add(j, "half_applied", json_object_new_int64(p->sentinel));
 		json_object_object_add(j, "sentinel_rule", json_object_new_int64(LV_SENTINEL));
 		json_object_object_add(j, "catch_all", json_object_new_int64(p->catch_all));
-		json_object_object_add(j, "frames_checked", json_object_new_int64(p->frames_checked));
+		json_object_object_add(j, "frames_checked",
+				       json_object_new_int64(p->frames_checked));
 		json_object_object_add(j, "control_sentinel", json_object_new_int64(p->control));
 		json_object_object_add(j, "control_ms", dynpf_json_num(p->control_ms, "%.1f"));
 		json_object_object_add(j, "generation_first", json_object_new_int64(p->gen_first));

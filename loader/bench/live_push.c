@@ -29,8 +29,8 @@ static size_t push_ops(int k, struct lv_op *ops)
 	if (k < 0) {
 		ops[n++] = (struct lv_op){ .del = true, .id = marker[LV_PUSH_TXNS & 1] };
 		for (uint32_t i = 0; i < LV_CHURN; i++)
-			ops[n++] = (struct lv_op){ .del = true,
-						   .id = lv_churn_id(LV_PUSH_TXNS, i) };
+			ops[n++] =
+				(struct lv_op){ .del = true, .id = lv_churn_id(LV_PUSH_TXNS, i) };
 		ops[n++] = (struct lv_op){ .del = true, .id = LV_SENTINEL };
 		return n;
 	}

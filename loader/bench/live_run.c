@@ -134,7 +134,7 @@ static void lv_teardown(struct lv_ctx *x)
 	if (x->have_tb)
 		dynpf_testbed_destroy(&x->tb);
 	x->have_tb = false;
-		dynpf_capture_free(&x->cap);
+	dynpf_capture_free(&x->cap);
 	free(x->frames);
 	free(x->parsed);
 	free(x->percpu);
@@ -174,9 +174,8 @@ static int load_ref(struct lv_ctx *x)
 		p_err("bench --live: cannot size bench_live_frames: %s", strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(p, x->ref->obj)
-		bpf_program__set_autoload(p, p == x->ref->progs.bench_live_tx ||
-						     p == x->ref->progs.bench_live_drop);
+	bpf_object__for_each_program(p, x->ref->obj) bpf_program__set_autoload(
+		p, p == x->ref->progs.bench_live_tx || p == x->ref->progs.bench_live_drop);
 	err = bench_bpf__load(x->ref);
 	if (err) {
 		bench_say_unloaded("bench --live", "the bench's BPF programs", err);
@@ -209,8 +208,9 @@ static int lv_setup(struct lv_ctx *x)
 	err = lv_signalled();
 	err = err ?: load_ref(x);
 	/* dynpf as shipped, trace off, rule tables for every id (the catch-all's is the last). */
-	err = err ?: dynpf_progs_open_hooks(&x->pr, false, NULL, DYNPF_MAX_RULES,
-					    1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_TC_INGRESS);
+	err = err
+		      ?: dynpf_progs_open_hooks(&x->pr, false, NULL, DYNPF_MAX_RULES,
+						1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_TC_INGRESS);
 	if (err)
 		return err;
 	err = dynpf_ctrl_open(&x->c, x->pr.skel);

@@ -75,7 +75,7 @@ int rx_attach(struct lv_ctx *x, int conf)
 	const char *name = tc ? "dynpf_tc_ingress" : c->hook ? "dynpf_xdp" : "bench_live_drop";
 	int prog, err;
 
-	prog = tc	? bpf_program__fd(x->pr.skel->progs.dynpf_tc_ingress)
+	prog = tc        ? bpf_program__fd(x->pr.skel->progs.dynpf_tc_ingress)
 	       : c->hook ? bpf_program__fd(x->pr.skel->progs.dynpf_xdp)
 			 : bpf_program__fd(x->ref->progs.bench_live_drop);
 	x->rx.ns = x->tb.rx_ns;

@@ -45,7 +45,11 @@
  * Whether the primitives, or the rule benchmarks, run: with the shapes
  * (default), not, or alone.
  */
-enum { RUN_ALSO, RUN_NO, RUN_ONLY };
+enum {
+	RUN_ALSO,
+	RUN_NO,
+	RUN_ONLY
+};
 
 static void bench_usage(FILE *f)
 {

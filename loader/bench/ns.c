@@ -79,8 +79,7 @@ void bench_find_progs(struct bench_ctx *b)
 	}
 }
 
-int bench_one(struct bench_ctx *b, const struct bench_shape *s, size_t h,
-	      struct bench_result *res)
+int bench_one(struct bench_ctx *b, const struct bench_shape *s, size_t h, struct bench_result *res)
 {
 	static uint8_t pkt[BENCH_PKT_MAX];
 	const struct bench_hook *hk = &bench_hooks[h];

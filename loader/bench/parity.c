@@ -52,10 +52,10 @@ static const char *pkt_diff(const struct dynpf_pkt *a, const struct dynpf_pkt *d
 		{ "st[0].l2", "st[0].l3", "st[0].l4", "st[0].ip6", "st[0].tun" },
 		{ "st[1].l2", "st[1].l3", "st[1].l4", "st[1].ip6", "st[1].tun" },
 	};
-#define CMP(f)                                                                 \
-	do {                                                                   \
-		if (memcmp(&a->f, &d->f, sizeof(a->f)))                        \
-			return #f;                                             \
+#define CMP(f)                                          \
+	do {                                            \
+		if (memcmp(&a->f, &d->f, sizeof(a->f))) \
+			return #f;                      \
 	} while (0)
 	CMP(abi);
 	CMP(hook);

@@ -106,26 +106,26 @@ static __always_inline int prim_read(const struct bpf_dynptr *dp, __u64 *sum)
  * One program: its dynptr built by ctor from its context arg, then the
  * primitive's calls; fail if either fails, else pass.
  */
-#define BENCH_PRIM_PROG(sec, prog, name, ctype, arg, ctor, fail, pass)                             \
-	SEC(sec)                                                                                   \
-	int prog(ctype *arg)                                                                       \
-	{                                                                                          \
-		struct bpf_dynptr dp;                                                              \
-		__u64 sum = 0;                                                                     \
-                                                                                                   \
-		if (ctor(arg, 0, &dp) || prim_##name(&dp, &sum))                                   \
-			return fail;                                                               \
-		bench_prim_sink = sum;                                                             \
-		return pass;                                                                       \
+#define BENCH_PRIM_PROG(sec, prog, name, ctype, arg, ctor, fail, pass) \
+	SEC(sec)                                                       \
+	int prog(ctype *arg)                                           \
+	{                                                              \
+		struct bpf_dynptr dp;                                  \
+		__u64 sum = 0;                                         \
+                                                                       \
+		if (ctor(arg, 0, &dp) || prim_##name(&dp, &sum))       \
+			return fail;                                   \
+		bench_prim_sink = sum;                                 \
+		return pass;                                           \
 	}
 
 /* The three hooks' programs for one primitive: bench_prim_NAME_{xdp,xdp_frags,tc}. */
-#define BENCH_PRIM_PROGS(name)                                                                     \
-	BENCH_PRIM_PROG("xdp", bench_prim_##name##_xdp, name, struct xdp_md, ctx,                  \
-			bpf_dynptr_from_xdp, XDP_ABORTED, XDP_PASS)                                \
-	BENCH_PRIM_PROG("xdp.frags", bench_prim_##name##_xdp_frags, name, struct xdp_md, ctx,      \
-			bpf_dynptr_from_xdp, XDP_ABORTED, XDP_PASS)                                \
-	BENCH_PRIM_PROG("tc", bench_prim_##name##_tc, name, struct __sk_buff, skb,                 \
+#define BENCH_PRIM_PROGS(name)                                                                \
+	BENCH_PRIM_PROG("xdp", bench_prim_##name##_xdp, name, struct xdp_md, ctx,             \
+			bpf_dynptr_from_xdp, XDP_ABORTED, XDP_PASS)                           \
+	BENCH_PRIM_PROG("xdp.frags", bench_prim_##name##_xdp_frags, name, struct xdp_md, ctx, \
+			bpf_dynptr_from_xdp, XDP_ABORTED, XDP_PASS)                           \
+	BENCH_PRIM_PROG("tc", bench_prim_##name##_tc, name, struct __sk_buff, skb,            \
 			bpf_dynptr_from_skb, BENCH_TC_SHOT, BENCH_TC_NEXT)
 
 BENCH_PRIM_PROGS(ctor)

@@ -19,8 +19,8 @@
 #include "bench/bench.h"
 #include "lib/log.h"
 
-static const char *const prim_names[NPRIMS] = { "empty", "ctor", "slice", "clone",
-						"clone_adjust", "read" };
+static const char *const prim_names[NPRIMS] = { "empty", "ctor",         "slice",
+						"clone", "clone_adjust", "read" };
 
 /* The packet they run: bench_shapes[0], syn (74 bytes, the IPv4 header at 14). */
 #define PRIM_SHAPE (&bench_shapes[0])
@@ -45,7 +45,8 @@ int bench_prims(struct bench_ctx *b, struct prim_result *pr)
 			err = bench_test_run(b->prim_fd[h][k], pkt, len, 1, &ret, NULL);
 			if (err) {
 				p_err("bench: BPF_PROG_TEST_RUN of the %s primitive on %s "
-				      "failed: %s", prim_names[k], hk->name, strerror(-err));
+				      "failed: %s",
+				      prim_names[k], hk->name, strerror(-err));
 				return err;
 			}
 			if (ret != hk->retval) {
@@ -69,13 +70,13 @@ int bench_prims(struct bench_ctx *b, struct prim_result *pr)
 		if (err) {
 			if (err != -EPROTO)
 				p_err("bench: BPF_PROG_TEST_RUN of the %s primitive on %s "
-				      "failed: %s", prim_names[k], hk->name, strerror(-err));
+				      "failed: %s",
+				      prim_names[k], hk->name, strerror(-err));
 			return err;
 		}
 	}
 	return 0;
 }
-
 
 /*
  * The rows of the primitives table: (median[prog] - median[base]) / calls,
@@ -84,7 +85,7 @@ int bench_prims(struct bench_ctx *b, struct prim_result *pr)
 static const struct prim_row {
 	const char *key;   /* in JSON's "ns_per_call" */
 	const char *label; /* in the text table */
-	bool sized;	   /* reads bench_prim_len bytes at bench_prim_off */
+	bool sized;        /* reads bench_prim_len bytes at bench_prim_off */
 	int prog, base;
 	bool per_call;
 } prim_rows[] = {
@@ -162,8 +163,9 @@ json_object *bench_prims_json(const struct bench_ctx *b, const struct prim_resul
 		json_object *prog = json_object_new_object(), *runs = json_object_new_object();
 
 		for (size_t i = 0; i < ARRAY_SIZE(prim_rows); i++)
-			json_object_object_add(per, prim_rows[i].key,
-					       dynpf_json_num(prim_ns(b, &pr[h], &prim_rows[i]), "%.3f"));
+			json_object_object_add(
+				per, prim_rows[i].key,
+				dynpf_json_num(prim_ns(b, &pr[h], &prim_rows[i]), "%.3f"));
 		for (int k = 0; k < NPRIMS; k++) {
 			json_object_object_add(prog, prim_names[k],
 					       dynpf_json_num(pr[h].median[k], "%.1f"));

@@ -9,7 +9,6 @@
 #include "bench/bench.h"
 #include "bench/rules.h"
 
-
 /* (dynpf - empty) / (direct - empty): the parsers alone, floor removed. */
 static bool net_ratio(const struct bench_result *r, double *out)
 {
@@ -112,7 +111,7 @@ static void print_shapes_text(const struct bench_result *res, size_t n)
 }
 
 void bench_print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n,
-		       const struct prim_result *pr, const struct bench_rules *rr)
+		      const struct prim_result *pr, const struct bench_rules *rr)
 {
 	printf("dynpf bench: BPF_PROG_TEST_RUN, repeat %u, median of %u runs, ns per packet%s\n\n",
 	       b->repeat, b->runs, b->cpu >= 0 ? "" : " (not pinned to a CPU)");
@@ -129,7 +128,7 @@ void bench_print_text(const struct bench_ctx *b, const struct bench_result *res,
 }
 
 void bench_print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n,
-		       const struct prim_result *pr, const struct bench_rules *rr)
+		      const struct prim_result *pr, const struct bench_rules *rr)
 {
 	json_object *top = json_object_new_object(), *arr = json_object_new_array();
 	double net, pt;
@@ -167,13 +166,14 @@ void bench_print_json(const struct bench_ctx *b, const struct bench_result *res,
 			json_object_object_add(runs, bench_variant_names[v],
 					       bench_json_u32s(r->ns[v], b->runs));
 		}
-		json_object_object_add(o, "dynpf_direct",
-				       r->no_direct ? NULL
-						    : dynpf_json_num(r->median[V_DYNPF] /
-								       r->median[V_DIRECT],
-							       "%.3f"));
-		json_object_object_add(o, "dynpf_empty",
-				       dynpf_json_num(r->median[V_DYNPF] / r->median[V_EMPTY], "%.3f"));
+		json_object_object_add(
+			o, "dynpf_direct",
+			r->no_direct
+				? NULL
+				: dynpf_json_num(r->median[V_DYNPF] / r->median[V_DIRECT], "%.3f"));
+		json_object_object_add(
+			o, "dynpf_empty",
+			dynpf_json_num(r->median[V_DYNPF] / r->median[V_EMPTY], "%.3f"));
 		json_object_object_add(o, "net_ratio",
 				       net_ratio(r, &net) ? dynpf_json_num(net, "%.3f") : NULL);
 		json_object_object_add(o, "tlvs", json_object_new_int64(r->ntlv));

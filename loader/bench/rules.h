@@ -27,15 +27,15 @@
 #include "bench/bench.h"
 #include "channel/ring.h"
 
-#define BENCH_RULES_NSHAPES 2	  /* syn and ipv6-udp */
-#define BENCH_RULES_MAX_COUNTS 16 /* rule counts of one run, 0 and 1 included */
+#define BENCH_RULES_NSHAPES 2        /* syn and ipv6-udp */
+#define BENCH_RULES_MAX_COUNTS 16    /* rule counts of one run, 0 and 1 included */
 #define BENCH_RULES_MAX_COUNT 131070 /* ids 1 .. N-1, the catch-all is 131071 */
 
 /* What main.c hands over: the method's settings and the packets. */
 struct bench_rules_cfg {
 	uint32_t repeat; /* repetitions per test run */
-	uint32_t runs;	 /* runs per figure: the median is reported */
-	int cpu;	 /* the CPU the process is pinned to, or -1 */
+	uint32_t runs;   /* runs per figure: the median is reported */
+	int cpu;         /* the CPU the process is pinned to, or -1 */
 	/* The empty programs of loader/bench/empty.bpf.h, on xdp and on tc: the floor. */
 	int empty_fd[2];
 	struct {
@@ -82,11 +82,11 @@ void bench_rules_free(struct bench_rules *r);
 
 #define RB_CATCHALL_ID (DYNPF_MAX_RULES - 1) /* pass, the last priority */
 #define RB_DROP_ID (DYNPF_MAX_RULES - 2)     /* submit to effective */
-#define RB_NKINDS 20			     /* kinds of generated rules */
+#define RB_NKINDS 20                         /* kinds of generated rules */
 _Static_assert(BENCH_RULES_CATCHALL_ID == RB_CATCHALL_ID, "one catch-all id");
 
-#define BENCH_UPD_MS 100	/* wall-clock of one update-rate run, at least */
-#define BENCH_EFF_SAMPLES 11	/* submit-to-effective samples per rule count */
+#define BENCH_UPD_MS 100     /* wall-clock of one update-rate run, at least */
+#define BENCH_EFF_SAMPLES 11 /* submit-to-effective samples per rule count */
 
 /* The values of the raw map-write floor: a rule entry of dynpf_rules. */
 #define RB_FLOOR_VALUE ((int)sizeof(struct dynpf_rule_ent))
@@ -107,15 +107,20 @@ extern const struct rb_hook rb_hooks[RB_NHOOKS];
 #define RB_NSHAPES BENCH_RULES_NSHAPES
 
 /* P_XDPFILT: xdp-filter's all-features program, on xdp only, where installed. */
-enum { P_EMPTY, P_DYNPF, P_XDPFILT, NPROGS };
+enum {
+	P_EMPTY,
+	P_DYNPF,
+	P_XDPFILT,
+	NPROGS
+};
 
 /* One rule count: its load and its classification figures. */
 struct rb_set {
 	uint32_t rules;
-	uint32_t added;	   /* by this step's transaction */
-	uint32_t tuples;   /* the commit ack's ntuples */
-	double load_ms;	   /* this step: begin, adds, commit, flushed */
-	double total_ms;   /* every step so far */
+	uint32_t added;            /* by this step's transaction */
+	uint32_t tuples;           /* the commit ack's ntuples */
+	double load_ms;            /* this step: begin, adds, commit, flushed */
+	double total_ms;           /* every step so far */
 	uint32_t cand[RB_NSHAPES]; /* rules whose key the packet has (chain walks) */
 	uint32_t ns[RB_NSHAPES][RB_NHOOKS][NPROGS][BENCH_RUNS_MAX];
 	double med[RB_NSHAPES][RB_NHOOKS][NPROGS];
@@ -130,14 +135,18 @@ struct rb_upd {
 
 struct rb_eff {
 	uint32_t rules;
-	double us[BENCH_EFF_SAMPLES];	    /* begin to the first drop after the flush */
+	double us[BENCH_EFF_SAMPLES];       /* begin to the first drop after the flush */
 	double flush_us[BENCH_EFF_SAMPLES]; /* begin to the flush's return */
 	double seen_us[BENCH_EFF_SAMPLES];  /* begin to the poller's first drop */
 	double med_us, med_flush_us, min_us, max_us, med_seen_us;
-	bool seen;			    /* a concurrent poller ran */
+	bool seen; /* a concurrent poller ran */
 };
 
-enum { NFT_ABSENT, NFT_OK, NFT_FAILED };
+enum {
+	NFT_ABSENT,
+	NFT_OK,
+	NFT_FAILED
+};
 
 struct bench_rules {
 	struct bench_rules_cfg cfg;
@@ -146,11 +155,11 @@ struct bench_rules {
 	struct rb_upd upd[RB_NBATCHES];
 	struct rb_eff eff[2];
 	size_t neff;
-	int poller_cpu;	     /* the concurrent poller's CPU, or -1: none */
+	int poller_cpu; /* the concurrent poller's CPU, or -1: none */
 	int nft;
 	char nft_msg[256];
-	char xf_path[256];   /* xdp-filter's object, "" when absent */
-	char xf_msg[256];    /* why it is absent or did not load */
+	char xf_path[256]; /* xdp-filter's object, "" when absent */
+	char xf_msg[256];  /* why it is absent or did not load */
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
 };
 

@@ -108,7 +108,7 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		for (size_t h = 0; h < RB_NHOOKS; h++) {
 			err = rb_test_run(x->prog_fd[h], cfg->shape[sh].pkt, cfg->shape[sh].len, 1,
-				       &ret, NULL);
+					  &ret, NULL);
 			if (err)
 				return err;
 			if (ret != rb_hooks[h].pass) {
@@ -205,8 +205,7 @@ void rb_xdpfilter_open(struct rb_ctx *x)
 		return;
 	}
 	/* Its maps ask to be pinned by name under /sys/fs/bpf: not here. */
-	bpf_object__for_each_map(map, x->xf_obj)
-		bpf_map__set_pin_path(map, NULL);
+	bpf_object__for_each_map(map, x->xf_obj) bpf_map__set_pin_path(map, NULL);
 	/* The object may hold more than the filter (libxdp's metadata): the XDP one. */
 	bpf_object__for_each_program(prog, x->xf_obj)
 		bpf_program__set_autoload(prog, bpf_program__type(prog) == BPF_PROG_TYPE_XDP);
@@ -215,9 +214,9 @@ void rb_xdpfilter_open(struct rb_ctx *x)
 		snprintf(res->xf_msg, sizeof(res->xf_msg), "cannot load it: %s", strerror(-err));
 		return;
 	}
-	bpf_object__for_each_program(prog, x->xf_obj)
-		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && x->xf_fd < 0)
-			x->xf_fd = bpf_program__fd(prog);
+	bpf_object__for_each_program(
+		prog, x->xf_obj) if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && x->xf_fd < 0)
+		x->xf_fd = bpf_program__fd(prog);
 	if (x->xf_fd < 0)
 		snprintf(res->xf_msg, sizeof(res->xf_msg), "no XDP program in it");
 }

@@ -23,7 +23,13 @@
  * the commit flipped the rule set, which the producer's flush only reports
  * after the RCU grace period that follows.
  */
-enum { POLL_IDLE, POLL_ARMED, POLL_SEEN, POLL_QUIT, POLL_ERROR };
+enum {
+	POLL_IDLE,
+	POLL_ARMED,
+	POLL_SEEN,
+	POLL_QUIT,
+	POLL_ERROR
+};
 
 struct rb_poller {
 	pthread_t th;
@@ -94,7 +100,6 @@ static void poller_stop(struct rb_poller *p)
 	__atomic_store_n(&p->state, POLL_QUIT, __ATOMIC_RELEASE);
 	pthread_join(p->th, NULL);
 }
-
 
 /*
  * One sample: the drop rule in a transaction, flushed, then test runs until

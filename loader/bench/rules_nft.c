@@ -100,8 +100,7 @@ struct nft_line {
 	size_t n;
 };
 
-static void __attribute__((format(printf, 2, 3))) nft_put(struct nft_line *l, const char *fmt,
-							 ...)
+static void __attribute__((format(printf, 2, 3))) nft_put(struct nft_line *l, const char *fmt, ...)
 {
 	va_list ap;
 	int k;

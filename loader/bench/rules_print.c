@@ -64,12 +64,12 @@ static void print_classify(const struct bench_rules *r)
 				printf(" %9.1f", r->set[i].med[sh][h][P_DYNPF]);
 			printf("\n%-24s %7s", "  x the cost with 1 rule", "");
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %8.2fx", r->set[i].med[sh][h][P_DYNPF] /
-							 one->med[sh][h][P_DYNPF]);
+				printf(" %8.2fx",
+				       r->set[i].med[sh][h][P_DYNPF] / one->med[sh][h][P_DYNPF]);
 			printf("\n%-24s %7s", "  - the cost with none", "");
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %9.1f", r->set[i].med[sh][h][P_DYNPF] -
-							 zero->med[sh][h][P_DYNPF]);
+				printf(" %9.1f",
+				       r->set[i].med[sh][h][P_DYNPF] - zero->med[sh][h][P_DYNPF]);
 			printf("\n");
 			if (h || !r->xf_path[0] || r->xf_msg[0])
 				continue;
@@ -79,7 +79,7 @@ static void print_classify(const struct bench_rules *r)
 			printf("\n%-24s %7s", "  x xdp-filter's cost", "");
 			for (size_t i = 0; i < cfg->ncounts; i++)
 				printf(" %8.2fx", r->set[i].med[sh][h][P_DYNPF] /
-							 r->set[i].med[sh][h][P_XDPFILT]);
+							  r->set[i].med[sh][h][P_XDPFILT]);
 			printf("\n");
 		}
 	}
@@ -113,8 +113,8 @@ static void print_updates(const struct bench_rules *r)
 	printf("\nrule updates per second (wall clock, CLOCK_MONOTONIC; median of %u runs of at "
 	       "least %d ms)\n",
 	       r->cfg.runs, BENCH_UPD_MS);
-	printf("%6s %12s %10s %20s %20s %11s\n", "batch", "ring/s", "us/txn",
-	       "map_update_elem/s", "map_update_batch/s", "elem/ring");
+	printf("%6s %12s %10s %20s %20s %11s\n", "batch", "ring/s", "us/txn", "map_update_elem/s",
+	       "map_update_batch/s", "elem/ring");
 	for (size_t k = 0; k < RB_NBATCHES; k++) {
 		const struct rb_upd *u = &r->upd[k];
 
@@ -148,8 +148,8 @@ static void print_effective(const struct bench_rules *r)
 	for (size_t i = 0; i < r->neff; i++) {
 		const struct rb_eff *e = &r->eff[i];
 
-		printf("%8u %12.1f %12.1f %12.1f %12.1f", e->rules, e->med_us, e->min_us,
-		       e->max_us, e->med_flush_us);
+		printf("%8u %12.1f %12.1f %12.1f %12.1f", e->rules, e->med_us, e->min_us, e->max_us,
+		       e->med_flush_us);
 		if (e->seen)
 			printf(" %18.1f\n", e->med_seen_us);
 		else
@@ -214,7 +214,8 @@ json_object *bench_rules_json(const struct bench_rules *r)
 		json_object_object_add(j, "rules", json_object_new_int64(s->rules));
 		json_object_object_add(j, "added", json_object_new_int64(s->added));
 		json_object_object_add(j, "tuples", json_object_new_int64(s->tuples));
-		json_object_object_add(j, "load_ms", s->added ? dynpf_json_num(s->load_ms, "%.2f") : NULL);
+		json_object_object_add(j, "load_ms",
+				       s->added ? dynpf_json_num(s->load_ms, "%.2f") : NULL);
 		json_object_object_add(j, "total_load_ms", dynpf_json_num(s->total_ms, "%.2f"));
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++)
 			json_object_object_add(cand, cfg->shape[sh].name,
@@ -225,7 +226,7 @@ json_object *bench_rules_json(const struct bench_rules *r)
 			for (size_t h = 0; h < RB_NHOOKS; h++) {
 				json_object *c = json_object_new_object();
 				double ns = s->med[sh][h][P_DYNPF];
-				const uint32_t (*v)[BENCH_RUNS_MAX] = s->ns[sh][h];
+				const uint32_t(*v)[BENCH_RUNS_MAX] = s->ns[sh][h];
 
 				json_object_object_add(c, "shape",
 						       json_object_new_string(cfg->shape[sh].name));
@@ -235,8 +236,9 @@ json_object *bench_rules_json(const struct bench_rules *r)
 				json_object_object_add(c, "tuples",
 						       json_object_new_int64(s->tuples));
 				json_object_object_add(c, "dynpf_ns", dynpf_json_num(ns, "%.1f"));
-				json_object_object_add(c, "empty_ns",
-						       dynpf_json_num(s->med[sh][h][P_EMPTY], "%.1f"));
+				json_object_object_add(
+					c, "empty_ns",
+					dynpf_json_num(s->med[sh][h][P_EMPTY], "%.1f"));
 				json_object_object_add(
 					c, "ratio_1_rule",
 					dynpf_json_num(ns / one->med[sh][h][P_DYNPF], "%.3f"));
@@ -250,7 +252,8 @@ json_object *bench_rules_json(const struct bench_rules *r)
 				if (!h && !r->xf_msg[0] && r->xf_path[0]) {
 					double xf = s->med[sh][h][P_XDPFILT];
 
-					json_object_object_add(c, "xdpfilter_ns", dynpf_json_num(xf, "%.1f"));
+					json_object_object_add(c, "xdpfilter_ns",
+							       dynpf_json_num(xf, "%.1f"));
 					json_object_object_add(c, "ratio_xdpfilter",
 							       dynpf_json_num(ns / xf, "%.3f"));
 				}
@@ -277,8 +280,10 @@ json_object *bench_rules_json(const struct bench_rules *r)
 		json_object_object_add(j, "batch", json_object_new_int64(u->batch));
 		json_object_object_add(j, "ring_per_s", dynpf_json_num(u->med_ring, "%.0f"));
 		json_object_object_add(j, "ring_txn_us", dynpf_json_num(u->med_txn_us, "%.1f"));
-		json_object_object_add(j, "map_update_elem_per_s", dynpf_json_num(u->med_elem, "%.0f"));
-		json_object_object_add(j, "map_update_batch_per_s", dynpf_json_num(u->med_batch, "%.0f"));
+		json_object_object_add(j, "map_update_elem_per_s",
+				       dynpf_json_num(u->med_elem, "%.0f"));
+		json_object_object_add(j, "map_update_batch_per_s",
+				       dynpf_json_num(u->med_batch, "%.0f"));
 		json_object_object_add(j, "runs_ring_per_s",
 				       bench_json_doubles(u->ring, cfg->runs, "%.0f"));
 		json_object_object_add(j, "runs_map_update_elem_per_s",
@@ -288,8 +293,9 @@ json_object *bench_rules_json(const struct bench_rules *r)
 		json_object_array_add(upd, j);
 	}
 	json_object_object_add(o, "updates", upd);
-	json_object_object_add(o, "map_floor",
-			       json_object_new_string("BPF_MAP_TYPE_ARRAY, values of a rule entry (200 bytes)"));
+	json_object_object_add(
+		o, "map_floor",
+		json_object_new_string("BPF_MAP_TYPE_ARRAY, values of a rule entry (200 bytes)"));
 	for (size_t i = 0; i < r->neff; i++) {
 		const struct rb_eff *e = &r->eff[i];
 		json_object *j = json_object_new_object();
@@ -303,10 +309,9 @@ json_object *bench_rules_json(const struct bench_rules *r)
 				       bench_json_doubles(e->us, BENCH_EFF_SAMPLES, "%.1f"));
 		json_object_object_add(j, "runs_flushed_us",
 				       bench_json_doubles(e->flush_us, BENCH_EFF_SAMPLES, "%.1f"));
-		json_object_object_add(j, "runs_seen_by_poller_us",
-				       e->seen ? bench_json_doubles(e->seen_us, BENCH_EFF_SAMPLES,
-								    "%.1f")
-					       : NULL);
+		json_object_object_add(
+			j, "runs_seen_by_poller_us",
+			e->seen ? bench_json_doubles(e->seen_us, BENCH_EFF_SAMPLES, "%.1f") : NULL);
 		json_object_array_add(eff, j);
 	}
 	json_object_object_add(o, "submit_to_effective", eff);

@@ -58,8 +58,8 @@ static int upd_floor(int fd, const uint32_t *keys, const uint8_t *vals, uint32_t
 		if (batch) {
 			uint32_t count = b;
 
-			if (bpf_map_update_batch(fd, keys + done % BENCH_UPD_MAX_IDS, vals,
-						 &count, &bo) ||
+			if (bpf_map_update_batch(fd, keys + done % BENCH_UPD_MAX_IDS, vals, &count,
+						 &bo) ||
 			    count != b) {
 				int err = errno ? -errno : -EIO;
 

@@ -18,24 +18,24 @@
 
 /* Linux's SYN options, in its order: MSS 1460, SACK-perm, TS, NOP, WS 7. */
 static const uint8_t opts_syn[] = {
-	0x02, 0x04, 0x05, 0xb4,				/* MSS */
-	0x04, 0x02,					/* SACK permitted */
+	0x02, 0x04, 0x05, 0xb4,                         /* MSS */
+	0x04, 0x02,                                     /* SACK permitted */
 	0x08, 0x0a, 0x00, 0x01, 0xe2, 0x40, 0, 0, 0, 0, /* TS val, ecr 0 */
-	0x01,						/* NOP */
-	0x03, 0x03, 0x07,				/* window scale */
+	0x01,                                           /* NOP */
+	0x03, 0x03, 0x07,                               /* window scale */
 };
 
 /* A full 40-byte option area holding 10 options. */
 static const uint8_t opts_40[] = {
-	0x02, 0x04, 0x05, 0xb4,				      /* MSS */
-	0x01,						      /* NOP */
-	0x03, 0x03, 0x07,				      /* window scale */
-	0x04, 0x02,					      /* SACK permitted */
+	0x02, 0x04, 0x05, 0xb4,                                     /* MSS */
+	0x01,                                                       /* NOP */
+	0x03, 0x03, 0x07,                                           /* window scale */
+	0x04, 0x02,                                                 /* SACK permitted */
 	0x08, 0x0a, 0x00, 0x01, 0xe2, 0x40, 0x00, 0x00, 0x30, 0x39, /* TS */
-	0x01, 0x01,					      /* NOP, NOP */
+	0x01, 0x01,                                                 /* NOP, NOP */
 	0x05, 0x0a, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x20, 0x00, /* SACK, 1 block */
-	0xfd, 0x04, 0x12, 0x34,				      /* experimental (RFC 4727) */
-	0xfe, 0x04, 0x56, 0x78,				      /* experimental (RFC 4727) */
+	0xfd, 0x04, 0x12, 0x34,                                     /* experimental (RFC 4727) */
+	0xfe, 0x04, 0x56, 0x78,                                     /* experimental (RFC 4727) */
 };
 _Static_assert(sizeof(opts_40) == 40, "a full option area");
 
@@ -51,8 +51,8 @@ static const uint8_t opts_ts[] = {
 
 /* Hop-by-hop: Router Alert (MLD, value 0), PadN of 8 bytes: 16-byte header. */
 static const uint8_t hbh_ra_padn[] = {
-	0x05, 0x02, 0x00, 0x00,				/* Router Alert */
-	0x01, 0x08, 0, 0, 0, 0, 0, 0, 0, 0,		/* PadN */
+	0x05, 0x02, 0x00, 0x00,                   /* Router Alert */
+	0x01, 0x08, 0,    0,    0, 0, 0, 0, 0, 0, /* PadN */
 };
 
 /*
@@ -60,15 +60,15 @@ static const uint8_t hbh_ra_padn[] = {
  * (RFC 4727 experimental types, action 00: skip if unknown) and a PadN.
  */
 static const uint8_t dst_3opts[] = {
-	0x1e, 0x04, 0xde, 0xad, 0xbe, 0xef,		/* experimental */
-	0x3e, 0x04, 0x01, 0x02, 0x03, 0x04,		/* experimental */
-	0x01, 0x00,					/* PadN, empty */
+	0x1e, 0x04, 0xde, 0xad, 0xbe, 0xef, /* experimental */
+	0x3e, 0x04, 0x01, 0x02, 0x03, 0x04, /* experimental */
+	0x01, 0x00,                         /* PadN, empty */
 };
 
 /* Destination options, 8-byte header: one experimental option, a PadN. */
 static const uint8_t dst_2opts[] = {
-	0x1e, 0x02, 0x12, 0x34,				/* experimental */
-	0x01, 0x00,					/* PadN, empty */
+	0x1e, 0x02, 0x12, 0x34, /* experimental */
+	0x01, 0x00,             /* PadN, empty */
 };
 
 static uint32_t build_ipv6_ext4(const struct bench_shape *s, uint8_t *buf);
@@ -83,10 +83,10 @@ const struct bench_shape bench_shapes[BENCH_NSHAPES] = {
 	 * 74 bytes, not 64: eth 14 + IPv4 20 + TCP 20 + these 20 option bytes.
 	 * (A 64-byte frame, FCS included, has room for 6 bytes of options.)
 	 */
-	{ "syn", "eth/IPv4/TCP SYN, options MSS,SACK-perm,TS,NOP,WS", 74, 4, 6, TCPF_SYN,
-	  opts_syn, sizeof(opts_syn) },
-	{ "tcp-opt40", "eth/IPv4/TCP, full 40-byte option area (10 options)", 94, 4, 6,
-	  TCPF_ACK, opts_40, sizeof(opts_40) },
+	{ "syn", "eth/IPv4/TCP SYN, options MSS,SACK-perm,TS,NOP,WS", 74, 4, 6, TCPF_SYN, opts_syn,
+	  sizeof(opts_syn) },
+	{ "tcp-opt40", "eth/IPv4/TCP, full 40-byte option area (10 options)", 94, 4, 6, TCPF_ACK,
+	  opts_40, sizeof(opts_40) },
 	{ "ipv6-udp", "eth/IPv6/UDP, 28 bytes of payload", 90, 6, 17, 0, NULL, 0 },
 	{ "tcp-1500", "eth/IPv4/TCP (NOP,NOP,TS), 1500-byte IP datagram", 1514, 4, 6,
 	  TCPF_ACK | TCPF_PSH, opts_ts, sizeof(opts_ts) },
@@ -94,9 +94,10 @@ const struct bench_shape bench_shapes[BENCH_NSHAPES] = {
 	  TCPF_ACK | TCPF_PSH, opts_ts, sizeof(opts_ts) },
 	{ "ipv6-ext4",
 	  "eth/IPv6/hopopts(RA,PadN)/dstopts(3 options)/SRH(2 segments)/dstopts(2)/TCP SYN "
-	  "options", 0, 6, 6, TCPF_SYN, opts_syn, sizeof(opts_syn), build_ipv6_ext4 },
-	{ "srh4", "eth/IPv6/SRH(4 segments, TLVs PadN, HMAC 32 bytes)/UDP, 28 bytes of payload",
-	  0, 6, 17, 0, NULL, 0, build_srh4 },
+	  "options",
+	  0, 6, 6, TCPF_SYN, opts_syn, sizeof(opts_syn), build_ipv6_ext4 },
+	{ "srh4", "eth/IPv6/SRH(4 segments, TLVs PadN, HMAC 32 bytes)/UDP, 28 bytes of payload", 0,
+	  6, 17, 0, NULL, 0, build_srh4 },
 	{ "geneve8", "eth/IPv4/UDP/Geneve(8 options)/eth/IPv4/TCP (NOP,NOP,TS)", 0, 4, 6,
 	  TCPF_ACK | TCPF_PSH, opts_ts, sizeof(opts_ts), build_geneve8 },
 	{ "vxlan-tcp", "eth/IPv4/UDP/VXLAN/eth/IPv4/TCP, full 40-byte option area", 0, 4, 6,
@@ -105,8 +106,9 @@ const struct bench_shape bench_shapes[BENCH_NSHAPES] = {
 	  TCPF_SYN, opts_syn, sizeof(opts_syn), build_geneve_tcp },
 	{ "tcp-opt-9000",
 	  "eth/IPv6/dstopts 2048 bytes/dstopts 2048 bytes/TCP (40-byte option area at byte "
-	  "4170), 9014-byte frame", 9014, 6, 6, TCPF_ACK, opts_40, sizeof(opts_40),
-	  build_tcp_opt_9000, "headers past the linear part: direct access cannot reach them" },
+	  "4170), 9014-byte frame",
+	  9014, 6, 6, TCPF_ACK, opts_40, sizeof(opts_40), build_tcp_opt_9000,
+	  "headers past the linear part: direct access cannot reach them" },
 };
 _Static_assert(ARRAY_SIZE(bench_shapes) == BENCH_NSHAPES, "BENCH_NSHAPES counts them");
 
@@ -226,11 +228,11 @@ static uint32_t put_srh(uint8_t *h, uint8_t nexthdr, uint32_t nseg, const uint8_
 	memset(h, 0, 8 + 16 * nseg);
 	h[0] = nexthdr;
 	h[1] = len / 8 - 1;
-	h[2] = 4;		/* routing type: SRH */
-	h[3] = nseg - 1;	/* segments left */
-	h[4] = nseg - 1;	/* last entry */
-	h[5] = 0;		/* flags */
-	put16(h + 6, 0x00aa);	/* tag */
+	h[2] = 4;             /* routing type: SRH */
+	h[3] = nseg - 1;      /* segments left */
+	h[4] = nseg - 1;      /* last entry */
+	h[5] = 0;             /* flags */
+	put16(h + 6, 0x00aa); /* tag */
 	for (uint32_t i = 0; i < nseg; i++) {
 		put32(h + 8 + 16 * i, 0x20010db8);
 		h[8 + 16 * i + 4] = 0x5;
@@ -330,9 +332,9 @@ static uint32_t put_geneve(uint8_t *h, uint32_t nopt)
 	for (uint32_t i = 0; i < nopt; i++) {
 		uint8_t *opt = h + 8 + 8 * i;
 
-		put16(opt, 0xff01);	/* class: experimental use */
-		opt[2] = 0x10 + i;	/* type, not critical */
-		opt[3] = 1;		/* 1 word of data */
+		put16(opt, 0xff01); /* class: experimental use */
+		opt[2] = 0x10 + i;  /* type, not critical */
+		opt[3] = 1;         /* 1 word of data */
 		put32(opt + 4, 0xc0de0000 + i);
 	}
 	return 8 + optlen;

@@ -21,8 +21,8 @@
 const char *dynpf_field_name(unsigned int field)
 {
 	switch (field) {
-#define X(n, v, t)                                                             \
-	case v:                                                                \
+#define X(n, v, t) \
+	case v:    \
 		return t;
 		DYNPF_FIELDS(X)
 #undef X
@@ -33,8 +33,8 @@ const char *dynpf_field_name(unsigned int field)
 const char *dynpf_msg_name(unsigned int type)
 {
 	switch (type) {
-#define X(n, v, t)                                                             \
-	case v:                                                                \
+#define X(n, v, t) \
+	case v:    \
 		return t;
 		DYNPF_MSG_TYPES(X)
 #undef X

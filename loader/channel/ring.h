@@ -27,9 +27,9 @@ struct dynpf_ctrl {
 	struct user_ring_buffer *urb;
 	struct ring_buffer *acks;
 	uint64_t next_seq;
-	uint64_t sent;        /* messages written */
-	uint64_t acked;       /* acks received */
-	bool need_sync;       /* a commit since the last grace period */
+	uint64_t sent;  /* messages written */
+	uint64_t acked; /* acks received */
+	bool need_sync; /* a commit since the last grace period */
 	/*
 	 * true: this process also runs the drain (offline use): a full ring is
 	 * drained, not waited on. false: another process drains; a full ring

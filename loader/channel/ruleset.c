@@ -30,12 +30,12 @@ struct sent {
 	__u32 id;
 };
 
-#define APPLY_ERR(...)                                                         \
-	do {                                                                   \
-		if (errbuf)                                                    \
-			snprintf(errbuf, errlen, __VA_ARGS__);                 \
-		else                                                           \
-			p_err(__VA_ARGS__);                                    \
+#define APPLY_ERR(...)                                         \
+	do {                                                   \
+		if (errbuf)                                    \
+			snprintf(errbuf, errlen, __VA_ARGS__); \
+		else                                           \
+			p_err(__VA_ARGS__);                    \
 	} while (0)
 
 int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
@@ -69,7 +69,8 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 	}
 	for (size_t i = 0; !err && i < rs->n; i++) {
 		err = dynpf_ctrl_add(c, &rs->rules[i], &seq);
-		sent[n++] = (struct sent){ .seq = seq, .line = rs->lines[i], .id = rs->rules[i].id };
+		sent[n++] =
+			(struct sent){ .seq = seq, .line = rs->lines[i], .id = rs->rules[i].id };
 	}
 	if (!err)
 		err = dynpf_ctrl_commit(c, &seq);

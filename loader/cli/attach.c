@@ -134,7 +134,8 @@ static int detach_all_offline(const char *pin_dir)
 				p_err("%s: cannot detach the XDP program %u", i->if_name, id);
 				bad++;
 			} else {
-				printf("%s: XDP program %s (id %u) detached\n", i->if_name, info.name, id);
+				printf("%s: XDP program %s (id %u) detached\n", i->if_name,
+				       info.name, id);
 				n++;
 			}
 		}

@@ -83,7 +83,8 @@ json_object *dynpf_client_call(const char *sock, json_object *req)
 timeout:
 	p_err("the daemon at %s did not answer within %g s: is it stopped or stuck? "
 	      "It drops a request whose client has gone before it starts on it; "
-	      "--timeout SECONDS waits longer", sock, dynpf_client_timeout);
+	      "--timeout SECONDS waits longer",
+	      sock, dynpf_client_timeout);
 out:
 	free(buf);
 	if (fd >= 0)

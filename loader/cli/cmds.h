@@ -55,8 +55,7 @@ long dynpf_arg_count(const char *cmd, const char *arg);
  * code, after its usage or the hint for an unknown option.
  */
 struct dynpf_walk_opts;
-int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd,
-		       void (*usage)(FILE *f));
+int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd, void (*usage)(FILE *f));
 
 /* Set by the signals given to dynpf_stop_on(): Ctrl-C ends a stream cleanly. */
 extern volatile sig_atomic_t dynpf_stop;

@@ -29,7 +29,7 @@
 struct events_ctx {
 	pcap_dumper_t *dump;
 	struct dynpf_pcapng ng; /* -w FILE.pcapng: with a comment per packet */
-	long left;  /* events still wanted, < 0: no limit */
+	long left;              /* events still wanted, < 0: no limit */
 	long seen;
 	bool failed;
 };

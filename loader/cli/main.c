@@ -68,12 +68,9 @@ static int parse_timeout(const char *s, const char *what)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "json", no_argument, NULL, 'j' },          { "verbose", no_argument, NULL, 'v' },
+		{ "timeout", required_argument, NULL, 't' }, { "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },          {},
 	};
 	const char *tmo = getenv("DYNPF_TIMEOUT");
 	const struct dynpf_cmd *cmd;

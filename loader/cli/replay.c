@@ -13,53 +13,52 @@
 
 static void replay_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf replay FILE.pcap|FILE.pcapng [OPTIONS]\n"
-		"\n"
-		"Runs every packet of FILE through dynpf's BPF programs with BPF_PROG_TEST_RUN\n"
-		"(and with --testbed or --iface, also through the programs attached to an\n"
-		"interface) and prints what each parsed: a table, or JSON lines with -j\n"
-		"(docs/json-output.md).\n"
-		"\n"
-		"  --hook HOOK       xdp, xdp-frags, tc or all (default: all)\n"
-		"  --expect FILE     compare with expected results (JSON lines); print a\n"
-		"                    per-packet, per-field diff and exit 1 on any difference\n"
-		"  --check-native    also parse natively; exit 1 where BPF and native differ\n"
-		"  --rules FILE      load the rule file (docs/rules.md) through the control\n"
-		"                    channel, print each packet's verdict and the rule that\n"
-		"                    decided it, then the per-rule counters; with\n"
-		"                    --check-native, the native classifier must agree\n"
-		"  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
-		"                    frame in the linear part, the rest in fragments, so the\n"
-		"                    fragment boundary falls inside the headers (default 3520)\n"
-		"  --xdp-linear N-M  the same for N, then also run each frame with every size\n"
-		"                    up to M and count any parse that differs from the native\n"
-		"                    one as a difference\n"
-		"  --max-ext N       IPv6 extension headers per chain before `depth` (1..8,\n"
-		"                    default 8)\n"
-		"  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
-		"                    tunnel's inner packet (default 2)\n"
-		"\n"
-		"On an interface (docs/json-output.md: hooks xdp-live, xdp-generic, tc-live):\n"
-		"  --testbed         make two network namespaces (dynpf-tb-PID-rx, -tx) and a\n"
-		"                    veth pair between them, replay there, remove them\n"
-		"  --iface IFACE     attach dynpf to IFACE and send every frame to it from\n"
-		"                    its veth peer, or from --peer IFACE (a cabled port)\n"
-		"  --mode MODE       xdp (native), xdp-generic or tc (ingress); default xdp\n"
-		"  --mtu N           --testbed: the veth MTU (68..65535, default 9000)\n"
-		"  --xdp-prog PROG   xdp or xdp-frags: the XDP program to attach (default:\n"
-		"                    xdp-frags if the MTU lets frames exceed 3520 bytes)\n"
-		"  --timeout MS      wait this long for a frame's record (default 200)\n"
-		"  Each frame's record is compared with the test run of the same program\n"
-		"  (xdp, xdp-frags or tc), and with --expect and --check-native.\n"
-		"\n"
-		"  -q, --quiet       print only differences and the summary\n"
-		"  -j, --json        JSON lines (as the global -j)\n"
-		"  -h, --help        this text\n"
-		"\n"
-		"Packets a hook cannot run (xdp: over 3520 bytes; tc: over about 3.7 KB; all:\n"
-		"under 14 bytes) are reported as skipped for that hook, not as failures.\n"
-		"Exit status: 0 all matched, 1 differences, 2 bad input or failure.\n");
+	fprintf(f, "Usage: dynpf replay FILE.pcap|FILE.pcapng [OPTIONS]\n"
+		   "\n"
+		   "Runs every packet of FILE through dynpf's BPF programs with BPF_PROG_TEST_RUN\n"
+		   "(and with --testbed or --iface, also through the programs attached to an\n"
+		   "interface) and prints what each parsed: a table, or JSON lines with -j\n"
+		   "(docs/json-output.md).\n"
+		   "\n"
+		   "  --hook HOOK       xdp, xdp-frags, tc or all (default: all)\n"
+		   "  --expect FILE     compare with expected results (JSON lines); print a\n"
+		   "                    per-packet, per-field diff and exit 1 on any difference\n"
+		   "  --check-native    also parse natively; exit 1 where BPF and native differ\n"
+		   "  --rules FILE      load the rule file (docs/rules.md) through the control\n"
+		   "                    channel, print each packet's verdict and the rule that\n"
+		   "                    decided it, then the per-rule counters; with\n"
+		   "                    --check-native, the native classifier must agree\n"
+		   "  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
+		   "                    frame in the linear part, the rest in fragments, so the\n"
+		   "                    fragment boundary falls inside the headers (default 3520)\n"
+		   "  --xdp-linear N-M  the same for N, then also run each frame with every size\n"
+		   "                    up to M and count any parse that differs from the native\n"
+		   "                    one as a difference\n"
+		   "  --max-ext N       IPv6 extension headers per chain before `depth` (1..8,\n"
+		   "                    default 8)\n"
+		   "  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
+		   "                    tunnel's inner packet (default 2)\n"
+		   "\n"
+		   "On an interface (docs/json-output.md: hooks xdp-live, xdp-generic, tc-live):\n"
+		   "  --testbed         make two network namespaces (dynpf-tb-PID-rx, -tx) and a\n"
+		   "                    veth pair between them, replay there, remove them\n"
+		   "  --iface IFACE     attach dynpf to IFACE and send every frame to it from\n"
+		   "                    its veth peer, or from --peer IFACE (a cabled port)\n"
+		   "  --mode MODE       xdp (native), xdp-generic or tc (ingress); default xdp\n"
+		   "  --mtu N           --testbed: the veth MTU (68..65535, default 9000)\n"
+		   "  --xdp-prog PROG   xdp or xdp-frags: the XDP program to attach (default:\n"
+		   "                    xdp-frags if the MTU lets frames exceed 3520 bytes)\n"
+		   "  --timeout MS      wait this long for a frame's record (default 200)\n"
+		   "  Each frame's record is compared with the test run of the same program\n"
+		   "  (xdp, xdp-frags or tc), and with --expect and --check-native.\n"
+		   "\n"
+		   "  -q, --quiet       print only differences and the summary\n"
+		   "  -j, --json        JSON lines (as the global -j)\n"
+		   "  -h, --help        this text\n"
+		   "\n"
+		   "Packets a hook cannot run (xdp: over 3520 bytes; tc: over about 3.7 KB; all:\n"
+		   "under 14 bytes) are reported as skipped for that hook, not as failures.\n"
+		   "Exit status: 0 all matched, 1 differences, 2 bad input or failure.\n");
 }
 
 /* The words an option takes, and what each means. */
@@ -68,7 +67,8 @@ struct word {
 	int value;
 };
 
-static const struct word hook_words[] = { /* DYNPF_HOOKS_* bits */
+static const struct word hook_words[] = {
+	/* DYNPF_HOOKS_* bits */
 	{ "xdp", DYNPF_HOOKS_XDP },
 	{ "xdp-frags", DYNPF_HOOKS_XDP_FRAGS },
 	{ "tc", DYNPF_HOOKS_TC },
@@ -133,8 +133,7 @@ static int parse_linear(const char *arg, struct dynpf_walk_opts *o)
 	return 0;
 }
 
-int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd,
-		       void (*usage)(FILE *f))
+int dynpf_cli_walk_opt(struct dynpf_walk_opts *o, int c, const char *cmd, void (*usage)(FILE *f))
 {
 	int r;
 

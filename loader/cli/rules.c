@@ -34,8 +34,7 @@ static json_object *jmac(const __u8 *m)
 {
 	char s[18];
 
-	snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
-		 m[5]);
+	snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 	return jstr(s);
 }
 
@@ -153,20 +152,19 @@ static void check_print_text(const struct dynpf_ruleset *rs)
 
 static void check_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf rules check FILE [OPTIONS]\n"
-		"\n"
-		"Parses the rule file FILE (\"-\": standard input) with the rule language of\n"
-		"docs/rules.md and prints the rule set normalized, settings first, then one\n"
-		"rule per line with its id and priority: a file that loads to the same rules.\n"
-		"The first error is printed as FILE:LINE:COLUMN: what was expected.\n"
-		"\n"
-		"  -j, --json        one JSON object: \"settings\", and \"rules\" with every\n"
-		"                    field of each rule (as the global -j)\n"
-		"  -h, --help        this text\n"
-		"\n"
-		"Exit status: 0 valid, 1 an error in the rules, 2 bad invocation or an\n"
-		"unreadable file.\n");
+	fprintf(f, "Usage: dynpf rules check FILE [OPTIONS]\n"
+		   "\n"
+		   "Parses the rule file FILE (\"-\": standard input) with the rule language of\n"
+		   "docs/rules.md and prints the rule set normalized, settings first, then one\n"
+		   "rule per line with its id and priority: a file that loads to the same rules.\n"
+		   "The first error is printed as FILE:LINE:COLUMN: what was expected.\n"
+		   "\n"
+		   "  -j, --json        one JSON object: \"settings\", and \"rules\" with every\n"
+		   "                    field of each rule (as the global -j)\n"
+		   "  -h, --help        this text\n"
+		   "\n"
+		   "Exit status: 0 valid, 1 an error in the rules, 2 bad invocation or an\n"
+		   "unreadable file.\n");
 }
 
 static int rules_check(int argc, char **argv)

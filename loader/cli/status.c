@@ -106,7 +106,8 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 		printf("%-15s %-11s %12s%s %12s %12s %12s %14s  errors\n", "interface", "hook",
 		       "packets", prev ? "    packets/s" : "", "pass", "drop", "redirect", "bytes");
 		for (size_t i = 0; i < json_object_array_length(ifs); i++) {
-			json_object *r = json_object_array_get_idx(ifs, i), *acts = jget(r, "actions");
+			json_object *r = json_object_array_get_idx(ifs, i),
+				    *acts = jget(r, "actions");
 			const char *name = json_object_get_string(jget(r, "name"));
 			const char *hook = json_object_get_string(jget(r, "hook"));
 			int64_t pk = json_object_get_int64(jget(r, "packets"));
@@ -115,12 +116,16 @@ static void stats_print(json_object *rep, json_object *prev, double secs)
 			if (prev)
 				print_rate(pk, prev_iface(prev, name, hook), secs);
 			printf(" %12lld %12lld %12lld %14lld ",
-			       (long long)json_object_get_int64(jget(jget(acts, "pass"), "packets")),
-			       (long long)json_object_get_int64(jget(jget(acts, "drop"), "packets")),
-			       (long long)json_object_get_int64(jget(jget(acts, "redirect"), "packets")),
+			       (long long)json_object_get_int64(
+				       jget(jget(acts, "pass"), "packets")),
+			       (long long)json_object_get_int64(
+				       jget(jget(acts, "drop"), "packets")),
+			       (long long)json_object_get_int64(
+				       jget(jget(acts, "redirect"), "packets")),
 			       (long long)json_object_get_int64(jget(r, "bytes")));
 			json_object_object_foreach(jget(r, "errors"), e, n)
-				printf(" %s %lld", e, (long long)json_object_get_int64(jget(n, "packets")));
+				printf(" %s %lld", e,
+				       (long long)json_object_get_int64(jget(n, "packets")));
 			printf("\n");
 		}
 		printf("\n");

@@ -67,16 +67,15 @@ static int line_of(const struct cfg_ctx *x, const char *key)
 	return line;
 }
 
-#define CFG_ERR(x, key, ...)                                                   \
-	({                                                                     \
-		char m_[256];                                                  \
-		snprintf(m_, sizeof(m_), __VA_ARGS__);                         \
-		p_err("%s:%d: %s: %s", (x)->path, line_of(x, key), key, m_);  \
-		-EINVAL;                                                       \
+#define CFG_ERR(x, key, ...)                                                 \
+	({                                                                   \
+		char m_[256];                                                \
+		snprintf(m_, sizeof(m_), __VA_ARGS__);                       \
+		p_err("%s:%d: %s: %s", (x)->path, line_of(x, key), key, m_); \
+		-EINVAL;                                                     \
 	})
 
-static int get_str(const struct cfg_ctx *x, json_object *o, const char *key, char *out,
-		   size_t len)
+static int get_str(const struct cfg_ctx *x, json_object *o, const char *key, char *out, size_t len)
 {
 	json_object *v;
 
@@ -151,16 +150,17 @@ static int parse_iface(const struct cfg_ctx *x, json_object *o, struct dynpf_ifa
 	if (!ic->name[0])
 		return CFG_ERR(x, "interfaces", "an interface without a \"name\"");
 	if (dynpf_attach_hook_parse(hook, &ic->hook))
-		return CFG_ERR(x, "hook", "'%s': expected xdp, xdp-generic, tc-ingress or tc-egress",
-			       hook);
+		return CFG_ERR(x, "hook",
+			       "'%s': expected xdp, xdp-generic, tc-ingress or tc-egress", hook);
 	return 0;
 }
 
 int dynpf_config_load(const char *path, struct dynpf_config *c)
 {
-	static const char *const keys[] = { "pin_dir", "socket", "rules", "max_rules", "parse",
-					    "trace", "detach_on_exit", "socket_group",
-					    "netns", "interfaces", "tc_attach", NULL };
+	static const char *const keys[] = { "pin_dir",        "socket",       "rules",
+					    "max_rules",      "parse",        "trace",
+					    "detach_on_exit", "socket_group", "netns",
+					    "interfaces",     "tc_attach",    NULL };
 	static const char *const pkeys[] = { "max_ext", "max_stacks", NULL };
 	struct json_tokener *tok = NULL;
 	json_object *root = NULL, *v;
@@ -243,8 +243,7 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 			err = CFG_ERR(&x, "parse", "expected {\"max_ext\", \"max_stacks\"}");
 			goto out;
 		}
-		if (only_keys(&x, v, pkeys) ||
-		    get_uint(&x, v, "max_ext", 1, DYNPF_MAX_EXT, &me) ||
+		if (only_keys(&x, v, pkeys) || get_uint(&x, v, "max_ext", 1, DYNPF_MAX_EXT, &me) ||
 		    get_uint(&x, v, "max_stacks", 1, DYNPF_MAX_STACKS, &ms))
 			goto out;
 		c->parse.max_ext = me;
@@ -273,7 +272,8 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 					     c->ifaces[i].hook == DYNPF_ATTACH_TC_EGRESS) &&
 				    (c->ifaces[k].hook == c->ifaces[i].hook ||
 				     c->ifaces[i].hook < DYNPF_ATTACH_TC_INGRESS)) {
-					err = CFG_ERR(&x, "interfaces", "%s is attached twice at %s",
+					err = CFG_ERR(&x, "interfaces",
+						      "%s is attached twice at %s",
 						      c->ifaces[i].name,
 						      dynpf_attach_hook_name(c->ifaces[i].hook));
 					goto out;

@@ -15,7 +15,7 @@
 #include "dynpf/pkt.h"
 
 enum dynpf_attach_hook {
-	DYNPF_ATTACH_XDP,        /* native (driver) mode */
+	DYNPF_ATTACH_XDP,         /* native (driver) mode */
 	DYNPF_ATTACH_XDP_GENERIC, /* SKB mode */
 	DYNPF_ATTACH_TC_INGRESS,
 	DYNPF_ATTACH_TC_EGRESS,
@@ -30,16 +30,16 @@ struct dynpf_iface_cfg {
 #define DYNPF_MAX_IFACES 64
 
 struct dynpf_config {
-	char pin_dir[PATH_MAX];  /* under bpffs: programs, maps and links */
-	char socket[PATH_MAX];   /* the control socket */
-	char rules[PATH_MAX];    /* rule file loaded at a fresh start and on SIGHUP ("" none) */
-	uint32_t max_rules;      /* rule ids the tables hold */
+	char pin_dir[PATH_MAX]; /* under bpffs: programs, maps and links */
+	char socket[PATH_MAX];  /* the control socket */
+	char rules[PATH_MAX];   /* rule file loaded at a fresh start and on SIGHUP ("" none) */
+	uint32_t max_rules;     /* rule ids the tables hold */
 	struct dynpf_parse_cfg parse;
-	bool trace;              /* every parse result on the trace ring */
-	bool detach_on_exit;     /* SIGTERM detaches and unpins everything */
+	bool trace;                 /* every parse result on the trace ring */
+	bool detach_on_exit;        /* SIGTERM detaches and unpins everything */
 	enum dynpf_tc_mode tc_mode; /* how TC hooks are attached */
-	int socket_gid;          /* a group allowed on the socket besides root, or -1 */
-	char netns[NAME_MAX + 1]; /* a named network namespace to work in ("" ours) */
+	int socket_gid;             /* a group allowed on the socket besides root, or -1 */
+	char netns[NAME_MAX + 1];   /* a named network namespace to work in ("" ours) */
 	struct dynpf_iface_cfg ifaces[DYNPF_MAX_IFACES];
 	int nifaces;
 };

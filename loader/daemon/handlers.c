@@ -279,8 +279,7 @@ static json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
 
 static const char *const stats_hook_names[] = { "native", "xdp", "xdp-frags", "tc-ingress",
 						"tc-egress" };
-static const char *const stats_act_names[DYNPF_STATS_ACTS] = { "none", "pass", "drop",
-							      "redirect" };
+static const char *const stats_act_names[DYNPF_STATS_ACTS] = { "none", "pass", "drop", "redirect" };
 
 /* {"packets", "bytes", "actions": {..}, "errors": {..}} of one set of counters. */
 static json_object *stats_json(const struct dynpf_stats *s, bool detail)
@@ -311,7 +310,8 @@ static json_object *stats_json(const struct dynpf_stats *s, bool detail)
 			jadd(e, "bytes", json_object_new_int64(s->err_bytes[k]));
 			jadd(errs, dynpf_match_error_name(k) ?: "?", e);
 		} else {
-			jadd(errs, dynpf_match_error_name(k) ?: "?", json_object_new_int64(s->err[k]));
+			jadd(errs, dynpf_match_error_name(k) ?: "?",
+			     json_object_new_int64(s->err[k]));
 		}
 	}
 	jadd(o, "errors", errs);
@@ -349,10 +349,10 @@ static json_object *req_stats(struct daemon *d, const struct dynpf_req *req)
 	/* Per attachment: its interface's slot and its hook. */
 	for (int i = 0; i < d->natt; i++) {
 		const struct attachment *a = &d->att[i];
-		int h = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS ? DYNPF_HOOK_TC_INGRESS
+		int h = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS  ? DYNPF_HOOK_TC_INGRESS
 			: a->cfg.hook == DYNPF_ATTACH_TC_EGRESS ? DYNPF_HOOK_TC_EGRESS
-			: a->cfg.frags			      ? DYNPF_HOOK_XDP_FRAGS
-							      : DYNPF_HOOK_XDP;
+			: a->cfg.frags                          ? DYNPF_HOOK_XDP_FRAGS
+								: DYNPF_HOOK_XDP;
 		struct dynpf_stats s = {};
 		json_object *io;
 
@@ -465,14 +465,10 @@ static json_object *req_detach(struct daemon *d, const struct dynpf_req *req)
 
 /* The handler of each command (request.h). */
 static json_object *(*const handlers[])(struct daemon *d, const struct dynpf_req *req) = {
-	[DYNPF_REQ_STATUS] = req_status,
-	[DYNPF_REQ_RULES_LOAD] = req_rules_load,
-	[DYNPF_REQ_RULES_SAVE] = req_rules_save,
-	[DYNPF_REQ_RULE_ADD] = req_rule_add,
-	[DYNPF_REQ_RULE_DEL] = req_rule_del,
-	[DYNPF_REQ_STATS] = req_stats,
-	[DYNPF_REQ_ATTACH] = req_attach,
-	[DYNPF_REQ_DETACH] = req_detach,
+	[DYNPF_REQ_STATUS] = req_status,         [DYNPF_REQ_RULES_LOAD] = req_rules_load,
+	[DYNPF_REQ_RULES_SAVE] = req_rules_save, [DYNPF_REQ_RULE_ADD] = req_rule_add,
+	[DYNPF_REQ_RULE_DEL] = req_rule_del,     [DYNPF_REQ_STATS] = req_stats,
+	[DYNPF_REQ_ATTACH] = req_attach,         [DYNPF_REQ_DETACH] = req_detach,
 };
 
 json_object *handle_request(struct daemon *d, const char *line, size_t len)

@@ -40,18 +40,17 @@
 
 static void daemon_usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: dynpf daemon [--config FILE]\n"
-		"\n"
-		"Loads dynpf's programs, pins them under the configured bpffs directory,\n"
-		"attaches them to the configured interfaces, loads the rule file, and serves\n"
-		"the CLI on the control socket (docs/daemon.md). Logs go to stderr, with\n"
-		"journald priorities. SIGHUP reloads the rule file as one transaction;\n"
-		"SIGTERM stops (and detaches everything if \"detach_on_exit\" is set).\n"
-		"\n"
-		"  --config FILE   the configuration (default " DYNPF_DEFAULT_CONFIG ")\n"
-		"  --check-config  read the configuration, say what it holds, exit\n"
-		"  -h, --help      this text\n");
+	fprintf(f, "Usage: dynpf daemon [--config FILE]\n"
+		   "\n"
+		   "Loads dynpf's programs, pins them under the configured bpffs directory,\n"
+		   "attaches them to the configured interfaces, loads the rule file, and serves\n"
+		   "the CLI on the control socket (docs/daemon.md). Logs go to stderr, with\n"
+		   "journald priorities. SIGHUP reloads the rule file as one transaction;\n"
+		   "SIGTERM stops (and detaches everything if \"detach_on_exit\" is set).\n"
+		   "\n"
+		   "  --config FILE   the configuration (default " DYNPF_DEFAULT_CONFIG ")\n"
+		   "  --check-config  read the configuration, say what it holds, exit\n"
+		   "  -h, --help      this text\n");
 }
 
 /* libxdp's messages in the daemon's log: those it writes by itself (not its debug). */
@@ -65,8 +64,8 @@ static int libxdp_print(enum libxdp_print_level level, const char *fmt, va_list 
 /* --check-config: what the configuration holds. */
 static int check_config(const struct daemon *d)
 {
-	printf("%s: valid; %d interface%s, pins in %s, socket %s\n", d->config_path,
-	       d->cfg.nifaces, d->cfg.nifaces == 1 ? "" : "s", d->cfg.pin_dir, d->cfg.socket);
+	printf("%s: valid; %d interface%s, pins in %s, socket %s\n", d->config_path, d->cfg.nifaces,
+	       d->cfg.nifaces == 1 ? "" : "s", d->cfg.pin_dir, d->cfg.socket);
 	for (int i = 0; i < d->cfg.nifaces; i++)
 		printf("  %s %s%s\n", d->cfg.ifaces[i].name,
 		       dynpf_attach_hook_name(d->cfg.ifaces[i].hook),
@@ -160,7 +159,7 @@ static int prepare(struct daemon *d)
 		return -1;
 	}
 	d->lockfd = dynpf_lock_pin_dir(d->cfg.pin_dir, "stop it first, or give this one a "
-				       "pin_dir of its own");
+						       "pin_dir of its own");
 	if (d->lockfd < 0)
 		return -1;
 	if (socket_in_use(d->cfg.socket)) {
@@ -291,8 +290,11 @@ static void release(struct daemon *d)
 /* dynpf daemon: the command table (cli/cmds.h) calls it. */
 int cmd_daemon(int argc, char **argv)
 {
-	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG, .lsock = -1, .sigfd = -1,
-			    .nlsock = -1, .lockfd = -1 };
+	struct daemon d = { .config_path = DYNPF_DEFAULT_CONFIG,
+			    .lsock = -1,
+			    .sigfd = -1,
+			    .nlsock = -1,
+			    .lockfd = -1 };
 	int ret = daemon_options(&d, argc, argv);
 
 	if (ret >= 0)

@@ -12,10 +12,10 @@ static const struct {
 	const char *name;
 	enum dynpf_req_cmd cmd;
 } cmds[] = {
-	{ "status", DYNPF_REQ_STATUS },	  { "rules-load", DYNPF_REQ_RULES_LOAD },
+	{ "status", DYNPF_REQ_STATUS },         { "rules-load", DYNPF_REQ_RULES_LOAD },
 	{ "rules-save", DYNPF_REQ_RULES_SAVE }, { "rule-add", DYNPF_REQ_RULE_ADD },
-	{ "rule-del", DYNPF_REQ_RULE_DEL },	  { "stats", DYNPF_REQ_STATS },
-	{ "attach", DYNPF_REQ_ATTACH },	  { "detach", DYNPF_REQ_DETACH },
+	{ "rule-del", DYNPF_REQ_RULE_DEL },     { "stats", DYNPF_REQ_STATS },
+	{ "attach", DYNPF_REQ_ATTACH },         { "detach", DYNPF_REQ_DETACH },
 };
 
 static int fail(char *err, size_t err_len, const char *fmt, ...)
@@ -56,8 +56,8 @@ static int iface_name(struct dynpf_req *r, const char *cmd, char *err, size_t er
 	r->name = str_member(r->obj, "name", &len, &bad);
 	if (!r->name)
 		return fail(err, err_len, "%s: expected \"name\", an interface", cmd);
-	if (!len || len >= sizeof(((struct dynpf_iface_cfg *)0)->name) ||
-	    strlen(r->name) != len || strchr(r->name, '/'))
+	if (!len || len >= sizeof(((struct dynpf_iface_cfg *)0)->name) || strlen(r->name) != len ||
+	    strchr(r->name, '/'))
 		return fail(err, err_len, "%s: \"name\" is not an interface name", cmd);
 	return 0;
 }
@@ -69,10 +69,10 @@ static int hook_member(struct dynpf_req *r, const char *cmd, char *err, size_t e
 
 	h = str_member(r->obj, "hook", NULL, &bad);
 	if (bad || (h && dynpf_attach_hook_parse(h, &r->hook)))
-		return fail(err, err_len,
-			    "%s: hook '%.32s': expected xdp, xdp-generic, tc-ingress or tc-egress",
-			    cmd, h ? h : json_object_to_json_string(
-					     json_object_object_get(r->obj, "hook")));
+		return fail(
+			err, err_len,
+			"%s: hook '%.32s': expected xdp, xdp-generic, tc-ingress or tc-egress", cmd,
+			h ? h : json_object_to_json_string(json_object_object_get(r->obj, "hook")));
 	r->has_hook = h != NULL;
 	if (!h)
 		r->hook = DYNPF_ATTACH_XDP;
@@ -150,7 +150,7 @@ static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t 
 		return 0;
 	case DYNPF_REQ_DETACH:
 		return iface_name(r, cmd, err, err_len) || hook_member(r, cmd, err, err_len) ? -1
-											       : 0;
+											     : 0;
 	default:
 		return 0;
 	}
@@ -164,8 +164,7 @@ static bool blank(const char *p, const char *end)
 	return true;
 }
 
-int dynpf_req_parse(const char *line, size_t len, struct dynpf_req *r, char *err,
-		    size_t err_len)
+int dynpf_req_parse(const char *line, size_t len, struct dynpf_req *r, char *err, size_t err_len)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *cmd;

@@ -23,22 +23,22 @@ enum dynpf_req_cmd {
 	DYNPF_REQ_STATUS,
 	DYNPF_REQ_RULES_LOAD, /* text, name */
 	DYNPF_REQ_RULES_SAVE,
-	DYNPF_REQ_RULE_ADD,   /* words */
-	DYNPF_REQ_RULE_DEL,   /* id */
+	DYNPF_REQ_RULE_ADD, /* words */
+	DYNPF_REQ_RULE_DEL, /* id */
 	DYNPF_REQ_STATS,
-	DYNPF_REQ_ATTACH,     /* name, hook, frags */
-	DYNPF_REQ_DETACH,     /* name, hook (has_hook) */
+	DYNPF_REQ_ATTACH, /* name, hook, frags */
+	DYNPF_REQ_DETACH, /* name, hook (has_hook) */
 };
 
 struct dynpf_req {
 	enum dynpf_req_cmd cmd;
-	json_object *obj;     /* the request: owns the strings below */
-	const char *text;     /* rules-load */
+	json_object *obj; /* the request: owns the strings below */
+	const char *text; /* rules-load */
 	size_t text_len;
-	char **words;         /* rule-add: the rule's words, as the shell split them */
+	char **words; /* rule-add: the rule's words, as the shell split them */
 	int nwords;
-	const char *name;     /* rules-load (default "<request>"), attach, detach */
-	uint32_t id;          /* rule-del */
+	const char *name; /* rules-load (default "<request>"), attach, detach */
+	uint32_t id;      /* rule-del */
 	enum dynpf_attach_hook hook;
 	bool has_hook;
 	bool frags;
@@ -48,8 +48,7 @@ struct dynpf_req {
  * Parse one request line of len bytes (no newline). 0, with r to release
  * with dynpf_req_free(); or -1 with a message for the reply in err.
  */
-int dynpf_req_parse(const char *line, size_t len, struct dynpf_req *r, char *err,
-		    size_t err_len);
+int dynpf_req_parse(const char *line, size_t len, struct dynpf_req *r, char *err, size_t err_len);
 void dynpf_req_free(struct dynpf_req *r);
 
 #endif

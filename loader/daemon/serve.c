@@ -70,10 +70,11 @@ void serve_client(struct daemon *d, int fd)
 		return;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) || !peer_allowed(d, fd, &cred)) {
-		const char *msg = d->cfg.socket_gid < 0
-			? "{\"ok\":false,\"error\":\"only root may use the dynpf socket\"}\n"
-			: "{\"ok\":false,\"error\":\"only root and the socket_group may use the "
-			  "dynpf socket\"}\n";
+		const char *msg =
+			d->cfg.socket_gid < 0
+				? "{\"ok\":false,\"error\":\"only root may use the dynpf socket\"}\n"
+				: "{\"ok\":false,\"error\":\"only root and the socket_group may use the "
+				  "dynpf socket\"}\n";
 
 		pr_warn("refused a client: uid %u gid %u\n", cred.uid, cred.gid);
 		dynpf_write_by(fd, msg, strlen(msg), deadline);
@@ -155,7 +156,8 @@ int socket_in_use(const char *path)
 	close(fd);
 	if (used)
 		p_err("another dynpf daemon listens on %s: stop it first, or give this one "
-		      "a socket of its own", path);
+		      "a socket of its own",
+		      path);
 	return used;
 }
 

@@ -60,7 +60,7 @@ enum slot {
 struct word {
 	const char *p; /* NULL: the end of the line */
 	size_t len;
-	size_t col;    /* 1-based; at the end of the line, right after the last word */
+	size_t col; /* 1-based; at the end of the line, right after the last word */
 };
 
 /* The parser of one line: where it is, and what the rule has so far. */
@@ -70,7 +70,7 @@ struct rp {
 	const char *s; /* the line, without its newline */
 	size_t len, pos;
 	struct word prev, cur;
-	size_t col;    /* the first word of the match being read */
+	size_t col; /* the first word of the match being read */
 	struct dynpf_rule_err *err;
 	struct dynpf_rule *r;
 	size_t slot_col[SLOT_N];

@@ -278,8 +278,9 @@ int rp_need_prefix(struct rp *p, int fam, const char *what, __u8 *addr, __u8 *pl
 			n = n * 10 + (slash[i] - '0');
 		}
 		if (n > maxp)
-			return rp_expected_why(p, what, fam == 4 ? "a prefix length is 0-32"
-								 : "a prefix length is 0-128");
+			return rp_expected_why(p, what,
+					       fam == 4 ? "a prefix length is 0-32"
+							: "a prefix length is 0-128");
 		buf[slash - buf] = 0;
 	} else {
 		n = maxp;

@@ -65,15 +65,17 @@ static int family_set(struct rp *p, __u8 fam, const char *what, size_t col)
 	struct dynpf_match *m = &p->r->m;
 
 	if (m->family && m->family != fam)
-		return rp_fail(p, col,
-			       "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
-			       what, fam, p->fam_what, p->fam_col, m->family);
+		return rp_fail(
+			p, col,
+			"family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
+			what, fam, p->fam_what, p->fam_col, m->family);
 	if ((m->fields & DYNPF_M_ETHERTYPE) && ethertype_family(m->ethertype) &&
 	    ethertype_family(m->ethertype) != fam)
-		return rp_fail(p, col,
-			       "family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
-			       what, fam, p->slot_what[SLOT_ETHERTYPE], p->slot_col[SLOT_ETHERTYPE],
-			       ethertype_family(m->ethertype));
+		return rp_fail(
+			p, col,
+			"family conflict: '%s' matches IPv%u, '%s' at column %zu matches IPv%u",
+			what, fam, p->slot_what[SLOT_ETHERTYPE], p->slot_col[SLOT_ETHERTYPE],
+			ethertype_family(m->ethertype));
 	if (!m->family) {
 		m->family = fam;
 		p->fam_what = what;
@@ -119,17 +121,18 @@ static int th_proto_check(struct rp *p)
 {
 	struct dynpf_match *m = &p->r->m;
 	enum slot s = p->slot_col[SLOT_SPORT] ? SLOT_SPORT : SLOT_DPORT;
-	size_t col = p->slot_col[SLOT_PROTO] > p->slot_col[s] ? p->slot_col[SLOT_PROTO]
-							       : p->slot_col[s];
+	size_t col =
+		p->slot_col[SLOT_PROTO] > p->slot_col[s] ? p->slot_col[SLOT_PROTO] : p->slot_col[s];
 	char a[16];
 
 	if (!(m->fields & DYNPF_M_PROTO) || !(m->fields & (DYNPF_M_SPORT | DYNPF_M_DPORT)) ||
 	    m->proto == 6 || m->proto == 17)
 		return 0;
 	proto_text(m->proto, a, sizeof(a));
-	return rp_fail(p, col,
-		       "protocol conflict: '%s' at column %zu needs tcp or udp, '%s' at column %zu matches %s",
-		       p->slot_what[s], p->slot_col[s], p->proto_what, p->proto_col, a);
+	return rp_fail(
+		p, col,
+		"protocol conflict: '%s' at column %zu needs tcp or udp, '%s' at column %zu matches %s",
+		p->slot_what[s], p->slot_col[s], p->proto_what, p->proto_col, a);
 }
 
 /*
@@ -212,9 +215,10 @@ static int value_match(struct rp *p, const struct match_kw *k)
 		break;
 	case DYNPF_M_ETHERTYPE:
 		if (m->family && ethertype_family(v) && ethertype_family(v) != m->family)
-			return rp_fail(p, p->col,
-				       "family conflict: 'ether type' matches IPv%u, '%s' at column %zu matches IPv%u",
-				       ethertype_family(v), p->fam_what, p->fam_col, m->family);
+			return rp_fail(
+				p, p->col,
+				"family conflict: 'ether type' matches IPv%u, '%s' at column %zu matches IPv%u",
+				ethertype_family(v), p->fam_what, p->fam_col, m->family);
 		m->ethertype = v;
 		break;
 	case DYNPF_M_VLAN:
@@ -279,7 +283,7 @@ static bool flag_list(const char *s, size_t n, __u8 *out)
 }
 
 #define PROTO_WHAT "a protocol (tcp udp icmp icmpv6 gre esp ah sctp ipip ipv6 or 0-255)"
-#define ERROR_WHAT                                                             \
+#define ERROR_WHAT \
 	"a parse error name (ok truncated bad_len depth bad_version tlv_len tlv_count bad_hdr)"
 #define FLAGS_WHAT "TCP flags (fin,syn,rst,psh,ack,urg,ece,cwr or 0-255)"
 
@@ -365,9 +369,10 @@ static int tlv_match(struct rp *p, const struct match_kw *k)
 				       "duplicate match: this '%s' is already tested at column %zu",
 				       k->words, p->tlv_col[i]);
 	if (m->ntlv >= DYNPF_MATCH_TLVS)
-		return rp_fail(p, p->col,
-			       "too many TLV tests: '%s' would be the %uth, a rule holds at most %u",
-			       k->words, m->ntlv + 1, DYNPF_MATCH_TLVS);
+		return rp_fail(
+			p, p->col,
+			"too many TLV tests: '%s' would be the %uth, a rule holds at most %u",
+			k->words, m->ntlv + 1, DYNPF_MATCH_TLVS);
 	p->tlv_col[m->ntlv] = p->col;
 	m->tlv[m->ntlv++] = t;
 	return 0;
@@ -383,9 +388,10 @@ static int val_match(struct rp *p, const struct match_kw *k)
 	if ((e = rp_need_range(p, k->what, dynpf_val_max(k->arg), &t.lo, &t.hi)))
 		return e;
 	if (m->nval >= DYNPF_MATCH_VALS)
-		return rp_fail(p, p->col,
-			       "too many value tests: '%s' would be the %uth, a rule holds at most %u",
-			       k->words, m->nval + 1, DYNPF_MATCH_VALS);
+		return rp_fail(
+			p, p->col,
+			"too many value tests: '%s' would be the %uth, a rule holds at most %u",
+			k->words, m->nval + 1, DYNPF_MATCH_VALS);
 	m->val[m->nval++] = t;
 	return 0;
 }
@@ -394,9 +400,10 @@ static int val_match(struct rp *p, const struct match_kw *k)
 static int inner_match(struct rp *p, const struct match_kw *k)
 {
 	if (p->stack_col)
-		return rp_fail(p, p->col,
-			       "'%s' after '%s' at column %zu: a rule's header matches all refer to one stack, so they all come after 'inner'",
-			       k->words, p->stack_what, p->stack_col);
+		return rp_fail(
+			p, p->col,
+			"'%s' after '%s' at column %zu: a rule's header matches all refer to one stack, so they all come after 'inner'",
+			k->words, p->stack_what, p->stack_col);
 	p->r->m.stack = 1;
 	return 0;
 }
@@ -583,7 +590,10 @@ static const char *choices(const struct kw_find *f, char *buf, size_t size)
 	buf[0] = 0;
 	for (size_t k = 0; k < n && len < size; k++)
 		len += snprintf(buf + len, size - len, "%s%.*s",
-				!k ? "" : k == n - 1 ? " or " : ", ", (int)wn[k], w[k]);
+				!k           ? ""
+				: k == n - 1 ? " or "
+					     : ", ",
+				(int)wn[k], w[k]);
 	return buf;
 }
 

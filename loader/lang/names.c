@@ -13,8 +13,16 @@ const struct name_val lang_ethertypes[] = {
 };
 
 const struct name_val lang_ipprotos[] = {
-	{ "tcp", 6 },  { "udp", 17 }, { "icmp", 1 },   { "icmpv6", 58 }, { "gre", 47 },
-	{ "esp", 50 }, { "ah", 51 },  { "sctp", 132 }, { "ipip", 4 },    { "ipv6", 41 },
+	{ "tcp", 6 },
+	{ "udp", 17 },
+	{ "icmp", 1 },
+	{ "icmpv6", 58 },
+	{ "gre", 47 },
+	{ "esp", 50 },
+	{ "ah", 51 },
+	{ "sctp", 132 },
+	{ "ipip", 4 },
+	{ "ipv6", 41 },
 	{},
 };
 
@@ -28,15 +36,15 @@ const struct name_val lang_frags[] = {
 
 /* In the order of the flags byte, lowest bit first: the printed order. */
 const struct name_val lang_tcp_flags[] = {
-	{ "fin", 0x01 }, { "syn", 0x02 }, { "rst", 0x04 }, { "psh", 0x08 },
-	{ "ack", 0x10 }, { "urg", 0x20 }, { "ece", 0x40 }, { "cwr", 0x80 },
-	{},
+	{ "fin", 0x01 }, { "syn", 0x02 }, { "rst", 0x04 },
+	{ "psh", 0x08 }, { "ack", 0x10 }, { "urg", 0x20 },
+	{ "ece", 0x40 }, { "cwr", 0x80 }, {},
 };
 
 static const struct name_val tcp_opts[] = {
-	{ "eol", 0 },	    { "nop", 1 }, { "mss", 2 }, { "wscale", 3 }, { "sack-perm", 4 },
-	{ "sack", 5 },	    { "ts", 8 },  { "mptcp", 30 },
-	{},
+	{ "eol", 0 },    { "nop", 1 },       { "mss", 2 },
+	{ "wscale", 3 }, { "sack-perm", 4 }, { "sack", 5 },
+	{ "ts", 8 },     { "mptcp", 30 },    {},
 };
 
 /* IPv4 option types: the whole type byte (copied, class, number). */
@@ -46,8 +54,12 @@ static const struct name_val ip_opts[] = {
 
 /* IPv6 extension headers by their protocol numbers (rules/match.h). */
 static const struct name_val exthdrs[] = {
-	{ "hopopts", 0 }, { "routing", 43 }, { "fragment", 44 },
-	{ "dstopts", 60 }, { "ah", 51 },     { "esp", 50 },
+	{ "hopopts", 0 },
+	{ "routing", 43 },
+	{ "fragment", 44 },
+	{ "dstopts", 60 },
+	{ "ah", 51 },
+	{ "esp", 50 },
 	{},
 };
 
@@ -56,35 +68,38 @@ static const struct name_val ip6_opts[] = {
 };
 
 static const struct name_val srh_tlvs[] = {
-	{ "pad1", 0 }, { "padn", 4 }, { "hmac", 5 }, {},
+	{ "pad1", 0 },
+	{ "padn", 4 },
+	{ "hmac", 5 },
+	{},
 };
 
 const struct name_val lang_err_names[] = {
 #define DYNPF_X(name, val, json, desc) { json, val },
 	DYNPF_ERRORS(DYNPF_X)
 #undef DYNPF_X
-	{},
+		{},
 };
 
 const struct name_val lang_actions[] = {
 #define DYNPF_X(name, val, text, term) { text, val },
 	DYNPF_ACTIONS(DYNPF_X)
 #undef DYNPF_X
-	{},
+		{},
 };
 
 const struct name_val lang_settings[] = {
 #define DYNPF_X(name, val, text) { text, val },
 	DYNPF_SETTINGS(DYNPF_X)
 #undef DYNPF_X
-	{},
+		{},
 };
 
 static const struct name_val vals[] = {
 #define DYNPF_X(name, val, text) { text, val },
 	DYNPF_VALS(DYNPF_X)
 #undef DYNPF_X
-	{},
+		{},
 };
 
 const char *nv_name(const struct name_val *t, __u32 val)
@@ -123,12 +138,9 @@ const struct tlv_kind *tlv_kind_of(__u32 family)
 }
 
 const struct val_kind lang_val_kinds[] = {
-	{ DYNPF_V_MSS, "tcp mss" },
-	{ DYNPF_V_WSCALE, "tcp wscale" },
-	{ DYNPF_V_VNI, "vni" },
-	{ DYNPF_V_SEGLEFT, "srh segleft" },
-	{ DYNPF_V_TEID, "gtpu teid" },
-	{ DYNPF_V_MPLS_LABEL, "mpls label" },
+	{ DYNPF_V_MSS, "tcp mss" },     { DYNPF_V_WSCALE, "tcp wscale" },
+	{ DYNPF_V_VNI, "vni" },         { DYNPF_V_SEGLEFT, "srh segleft" },
+	{ DYNPF_V_TEID, "gtpu teid" },  { DYNPF_V_MPLS_LABEL, "mpls label" },
 	{ DYNPF_V_GRE_KEY, "gre key" },
 };
 _Static_assert(ARRAY_SIZE(lang_val_kinds) == DYNPF_V_MAX - 1, "a val_kind per DYNPF_V_*");
@@ -183,14 +195,22 @@ const char *dynpf_tlv_test_family_name(unsigned int family)
 const char *dynpf_match_field_name(__u32 bit)
 {
 	static const struct name_val fields[] = {
-		{ "ifindex", DYNPF_M_IFINDEX },	    { "eth_src", DYNPF_M_ETH_SRC },
-		{ "eth_dst", DYNPF_M_ETH_DST },	    { "ethertype", DYNPF_M_ETHERTYPE },
-		{ "vlan", DYNPF_M_VLAN },	    { "src", DYNPF_M_SRC },
-		{ "dst", DYNPF_M_DST },		    { "proto", DYNPF_M_PROTO },
-		{ "frag", DYNPF_M_FRAG },	    { "ttl", DYNPF_M_TTL },
-		{ "dscp", DYNPF_M_DSCP },	    { "sport", DYNPF_M_SPORT },
-		{ "dport", DYNPF_M_DPORT },	    { "tcp_flags", DYNPF_M_TCP_FLAGS },
-		{ "error", DYNPF_M_ERROR },	    { "family", DYNPF_M_FAMILY },
+		{ "ifindex", DYNPF_M_IFINDEX },
+		{ "eth_src", DYNPF_M_ETH_SRC },
+		{ "eth_dst", DYNPF_M_ETH_DST },
+		{ "ethertype", DYNPF_M_ETHERTYPE },
+		{ "vlan", DYNPF_M_VLAN },
+		{ "src", DYNPF_M_SRC },
+		{ "dst", DYNPF_M_DST },
+		{ "proto", DYNPF_M_PROTO },
+		{ "frag", DYNPF_M_FRAG },
+		{ "ttl", DYNPF_M_TTL },
+		{ "dscp", DYNPF_M_DSCP },
+		{ "sport", DYNPF_M_SPORT },
+		{ "dport", DYNPF_M_DPORT },
+		{ "tcp_flags", DYNPF_M_TCP_FLAGS },
+		{ "error", DYNPF_M_ERROR },
+		{ "family", DYNPF_M_FAMILY },
 		{},
 	};
 

@@ -57,13 +57,13 @@ int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
 /* A rule file: its rules in file order, and the settings it gives. */
 struct dynpf_ruleset {
 	struct dynpf_rule *rules;
-	unsigned long *lines;             /* the source line of each rule */
+	unsigned long *lines; /* the source line of each rule */
 	size_t n, cap;
-	unsigned int set_seen;            /* 1 << DYNPF_SET_* of the settings given */
-	__u64 set[DYNPF_SET_MAX];         /* their values, as in struct dynpf_msg_set */
+	unsigned int set_seen;    /* 1 << DYNPF_SET_* of the settings given */
+	__u64 set[DYNPF_SET_MAX]; /* their values, as in struct dynpf_msg_set */
 	unsigned long set_line[DYNPF_SET_MAX];
-	struct dynpf_rule_ids ids;        /* the ids of rules[] */
-	__u32 free_hint;                  /* no id below it is free */
+	struct dynpf_rule_ids ids; /* the ids of rules[] */
+	__u32 free_hint;           /* no id below it is free */
 };
 
 void dynpf_ruleset_init(struct dynpf_ruleset *rs);
@@ -75,8 +75,8 @@ void dynpf_ruleset_free(struct dynpf_ruleset *rs);
  * -EINVAL with err set at the first error (rs then holds the rules before
  * it and must only be freed), or -ENOMEM.
  */
-int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *text,
-			size_t len, struct dynpf_rule_err *err);
+int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *text, size_t len,
+			struct dynpf_rule_err *err);
 
 /*
  * Read and parse a rule file ("-": standard input). -EINVAL: a language
@@ -99,10 +99,10 @@ int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len);
 int dynpf_setting_format(unsigned int key, __u64 value, char *buf, size_t len);
 
 /* Names, for JSON and messages; NULL when the value has none. */
-const char *dynpf_action_name(unsigned int action);   /* "pass", ... */
-const char *dynpf_setting_name(unsigned int key);     /* "default-action", ... */
+const char *dynpf_action_name(unsigned int action);                  /* "pass", ... */
+const char *dynpf_setting_name(unsigned int key);                    /* "default-action", ... */
 const char *dynpf_setting_value_name(unsigned int key, __u64 value); /* "drop", "on" */
-const char *dynpf_val_name(unsigned int field);       /* "tcp-mss", ... */
+const char *dynpf_val_name(unsigned int field);                      /* "tcp-mss", ... */
 const char *dynpf_frag_name(unsigned int frag);       /* "none", "any", "first", "later" */
 const char *dynpf_match_error_name(unsigned int err); /* "ok", "truncated", ... */
 /* A TLV test's family: "tcp_opt", ... as DYNPF_TLV_FAMILIES, "ip6_exthdr" */

@@ -109,15 +109,16 @@ static int rule(struct rp *p, const struct dynpf_rule_ids *taken, __u32 hint)
 	/* A later fragment has no L4 header: no ports, no flags. */
 	if (m->frag == DYNPF_MF_NONFIRST &&
 	    (m->fields & (DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS))) {
-		enum slot s = p->slot_col[SLOT_SPORT]	? SLOT_SPORT
+		enum slot s = p->slot_col[SLOT_SPORT]   ? SLOT_SPORT
 			      : p->slot_col[SLOT_DPORT] ? SLOT_DPORT
 							: SLOT_TCP_FLAGS;
 		size_t col = p->slot_col[s] > p->slot_col[SLOT_FRAG] ? p->slot_col[s]
-								      : p->slot_col[SLOT_FRAG];
+								     : p->slot_col[SLOT_FRAG];
 
-		return rp_fail(p, col,
-			       "conflict: 'frag later' at column %zu has no L4 header, '%s' at column %zu needs one",
-			       p->slot_col[SLOT_FRAG], p->slot_what[s], p->slot_col[s]);
+		return rp_fail(
+			p, col,
+			"conflict: 'frag later' at column %zu has no L4 header, '%s' at column %zu needs one",
+			p->slot_col[SLOT_FRAG], p->slot_what[s], p->slot_col[s]);
 	}
 	canonical(m);
 	if (!p->has_id) {
@@ -275,8 +276,8 @@ static int parse_line(struct dynpf_ruleset *rs, const char *name, unsigned long 
 	return e;
 }
 
-int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *text,
-			size_t len, struct dynpf_rule_err *err)
+int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *text, size_t len,
+			struct dynpf_rule_err *err)
 {
 	unsigned long lineno = 0;
 	size_t pos = 0;

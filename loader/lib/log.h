@@ -6,7 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum dynpf_log_level { LOG_WARN = 0, LOG_INFO = 1, LOG_DEBUG = 2 };
+enum dynpf_log_level {
+	LOG_WARN = 0,
+	LOG_INFO = 1,
+	LOG_DEBUG = 2
+};
 
 extern int dynpf_verbosity; /* -v raises it; libbpf's printer follows it */
 extern bool dynpf_json;     /* global -j: errors become JSON too */

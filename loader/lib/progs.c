@@ -53,8 +53,8 @@ int dynpf_check_caps(bool sys_admin)
 				snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%s%s",
 					 lack[0] ? ", " : "", need[i].name);
 		if (sys_admin)
-			snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack), "%sCAP_SYS_ADMIN",
-				 lack[0] ? ", " : "");
+			snprintf(lack + strlen(lack), sizeof(lack) - strlen(lack),
+				 "%sCAP_SYS_ADMIN", lack[0] ? ", " : "");
 	}
 	if (!lack[0])
 		return 0;
@@ -237,8 +237,7 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 {
 	struct bpf_program *prog = hook_prog(pr, hook);
 	bool tc = hook == DYNPF_HOOK_TC_INGRESS || hook == DYNPF_HOOK_TC_EGRESS;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len,
-		    .repeat = 1);
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len, .repeat = 1);
 	struct xdp_md xctx = {};
 	int err;
 

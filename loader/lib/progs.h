@@ -21,9 +21,9 @@ struct dynpf_progs {
 	 */
 	uint32_t xdp_linear;
 	struct ring_buffer *rb;
-	struct dynpf_pkt *last; /* the record the last run emitted */
+	struct dynpf_pkt *last;       /* the record the last run emitted */
 	struct dynpf_verdict *last_v; /* and its verdict */
-	int nrec;               /* records received by the last run */
+	int nrec;                     /* records received by the last run */
 	/*
 	 * If set, every trace record goes to it instead (replay --iface:
 	 * records of packets sent on an interface, not of test runs).

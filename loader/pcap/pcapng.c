@@ -88,8 +88,8 @@ static int end_block(struct dynpf_pcapng *w, struct blk *k)
 	return 0;
 }
 
-int dynpf_pcapng_open(struct dynpf_pcapng *w, const char *path, uint32_t linktype,
-		      uint32_t snaplen, const char *app, const char *ifname)
+int dynpf_pcapng_open(struct dynpf_pcapng *w, const char *path, uint32_t linktype, uint32_t snaplen,
+		      const char *app, const char *ifname)
 {
 	struct blk k = {};
 	uint16_t ver[2] = { 1, 0 };
@@ -117,8 +117,8 @@ int dynpf_pcapng_open(struct dynpf_pcapng *w, const char *path, uint32_t linktyp
 	return err;
 }
 
-int dynpf_pcapng_write(struct dynpf_pcapng *w, uint64_t ts_ns, const void *data,
-		       uint32_t caplen, uint32_t len, const char *comment)
+int dynpf_pcapng_write(struct dynpf_pcapng *w, uint64_t ts_ns, const void *data, uint32_t caplen,
+		       uint32_t len, const char *comment)
 {
 	struct blk k = {};
 	int err;
@@ -129,8 +129,8 @@ int dynpf_pcapng_write(struct dynpf_pcapng *w, uint64_t ts_ns, const void *data,
 	      put32(&k, (uint32_t)ts_ns) ?: put32(&k, caplen) ?: put32(&k, len) ?:
 	      put(&k, data, caplen) ?: pad4(&k);
 	if (!err && comment && *comment)
-		err = put_opt(&k, OPT_COMMENT, comment, strlen(comment)) ?:
-		      put_opt(&k, OPT_END, NULL, 0);
+		err = put_opt(&k, OPT_COMMENT, comment, strlen(comment))
+			      ?: put_opt(&k, OPT_END, NULL, 0);
 	err = err ?: end_block(w, &k);
 	free(k.b);
 	return err;

@@ -40,8 +40,8 @@ int dynpf_expect_load(const char *path, struct dynpf_expect *e)
 			break;
 		}
 		if (!json_object_object_get_ex(o, "pkt", &pk) ||
-		    !json_object_is_type(pk, json_type_int) || (n = json_object_get_int64(pk)) < 1 ||
-		    n > 10000000) {
+		    !json_object_is_type(pk, json_type_int) ||
+		    (n = json_object_get_int64(pk)) < 1 || n > 10000000) {
 			p_err("%s:%d: field \"pkt\" must be a packet number >= 1", path, lineno);
 			json_object_put(o);
 			err = -EINVAL;
@@ -93,8 +93,7 @@ static int diff_rec(json_object *want, json_object *got, char *path, size_t plen
 
 	if (json_object_is_type(want, json_type_object) &&
 	    json_object_is_type(got, json_type_object)) {
-		json_object_object_foreach(want, k, wv)
-		{
+		json_object_object_foreach(want, k, wv) {
 			json_object *gv = NULL;
 
 			snprintf(path + cur, plen - cur, "%s%s", cur ? "." : "", k);
@@ -107,8 +106,7 @@ static int diff_rec(json_object *want, json_object *got, char *path, size_t plen
 			path[cur] = 0;
 		}
 		if (strict) {
-			json_object_object_foreach(got, k2, gv2)
-			{
+			json_object_object_foreach(got, k2, gv2) {
 				if (json_object_object_get_ex(want, k2, NULL))
 					continue;
 				snprintf(path + cur, plen - cur, "%s%s", cur ? "." : "", k2);
@@ -125,7 +123,8 @@ static int diff_rec(json_object *want, json_object *got, char *path, size_t plen
 		for (size_t i = 0; i < json_object_array_length(want); i++) {
 			snprintf(path + cur, plen - cur, "[%zu]", i);
 			n += diff_rec(json_object_array_get_idx(want, i),
-				      json_object_array_get_idx(got, i), path, plen, strict, fn, ctx);
+				      json_object_array_get_idx(got, i), path, plen, strict, fn,
+				      ctx);
 			path[cur] = 0;
 		}
 		return n;
@@ -136,8 +135,7 @@ static int diff_rec(json_object *want, json_object *got, char *path, size_t plen
 	return 1;
 }
 
-int dynpf_json_diff(json_object *want, json_object *got, int strict, dynpf_diff_fn fn,
-		    void *ctx)
+int dynpf_json_diff(json_object *want, json_object *got, int strict, dynpf_diff_fn fn, void *ctx)
 {
 	char path[512] = "";
 

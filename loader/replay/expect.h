@@ -16,8 +16,7 @@ struct dynpf_expect {
 int dynpf_expect_load(const char *path, struct dynpf_expect *e);
 void dynpf_expect_free(struct dynpf_expect *e);
 
-typedef void (*dynpf_diff_fn)(void *ctx, const char *path, json_object *want,
-			      json_object *got);
+typedef void (*dynpf_diff_fn)(void *ctx, const char *path, json_object *want, json_object *got);
 
 /*
  * Compare got with want: every key of want must be in got with an equal
@@ -25,7 +24,6 @@ typedef void (*dynpf_diff_fn)(void *ctx, const char *path, json_object *want,
  * length). Keys only in got are ignored unless strict. Calls fn for each
  * difference; returns how many there were.
  */
-int dynpf_json_diff(json_object *want, json_object *got, int strict, dynpf_diff_fn fn,
-		    void *ctx);
+int dynpf_json_diff(json_object *want, json_object *got, int strict, dynpf_diff_fn fn, void *ctx);
 
 #endif

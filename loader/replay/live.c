@@ -53,20 +53,19 @@ static struct live {
 	struct dynpf_progs pr; /* the attached instance: its own ring and counters */
 	int hook;              /* DYNPF_HOOK_* the attached program counts under */
 	const char *prog_name;
-	struct dynpf_rx rx;         /* dynpf on the rx end (attach.h) */
-	struct dynpf_quiet quiet;   /* drops the tx end's own traffic (attach.h) */
-	int sock;              /* AF_PACKET, in the tx namespace */
+	struct dynpf_rx rx;       /* dynpf on the rx end (attach.h) */
+	struct dynpf_quiet quiet; /* drops the tx end's own traffic (attach.h) */
+	int sock;                 /* AF_PACKET, in the tx namespace */
 	struct dynpf_parse_cfg cfg;
 	/* the frame being waited for */
 	bool armed, got;
 	uint32_t want_len;
-	bool untag_ok;         /* TC: it may come without its outer VLAN tag */
+	bool untag_ok; /* TC: it may come without its outer VLAN tag */
 	struct dynpf_pkt *rec;
 	/* every record received, for the counters check */
 	unsigned long records, strays, untagged, bytes;
 	unsigned long err[DYNPF_E_MAX];
-} live = { .rx_ns = -1, .tx_ns = -1, .sock = -1, .rx = DYNPF_RX_INIT,
-	   .quiet = DYNPF_QUIET_INIT };
+} live = { .rx_ns = -1, .tx_ns = -1, .sock = -1, .rx = DYNPF_RX_INIT, .quiet = DYNPF_QUIET_INIT };
 
 const char *dynpf_live_hook_name(enum dynpf_live_mode mode)
 {
@@ -109,7 +108,7 @@ static int choose_hook(void)
 	if (live.xdp_prog)
 		return live.xdp_prog;
 	return live.mtu + ETH_HLEN > DYNPF_XDP_TEST_LINEAR_MAX ? DYNPF_HOOK_XDP_FRAGS
-								  : DYNPF_HOOK_XDP;
+							       : DYNPF_HOOK_XDP;
 }
 
 /*
@@ -120,22 +119,22 @@ static int choose_hook(void)
 static int attach_rx(void)
 {
 	struct dynpf_bpf *skel = live.pr.skel;
-	enum dynpf_xdp_mode xmode = live.mode == DYNPF_LIVE_XDP ? DYNPF_XDP_NATIVE
-								  : DYNPF_XDP_GENERIC;
+	enum dynpf_xdp_mode xmode =
+		live.mode == DYNPF_LIVE_XDP ? DYNPF_XDP_NATIVE : DYNPF_XDP_GENERIC;
 	bool tc = live.mode == DYNPF_LIVE_TC;
 	struct bpf_program *prog;
 	int err;
 
-	prog = live.hook == DYNPF_HOOK_TC_INGRESS ? skel->progs.dynpf_tc_ingress
+	prog = live.hook == DYNPF_HOOK_TC_INGRESS  ? skel->progs.dynpf_tc_ingress
 	       : live.hook == DYNPF_HOOK_XDP_FRAGS ? skel->progs.dynpf_xdp_frags
-						    : skel->progs.dynpf_xdp;
+						   : skel->progs.dynpf_xdp;
 	live.prog_name = bpf_program__section_name(prog);
 	live.rx.ns = live.rx_ns;
 	live.rx.ifindex = live.rx_ifindex;
 	err = dynpf_rx_attach(&live.rx, bpf_program__fd(prog), tc, xmode);
 	if (err && tc)
-		p_err("cannot attach %s to the TC ingress of %s: %s", live.prog_name,
-		      live.rx_name, strerror(-err));
+		p_err("cannot attach %s to the TC ingress of %s: %s", live.prog_name, live.rx_name,
+		      strerror(-err));
 	else if (err)
 		p_err("cannot attach %s to %s in %s mode: %s%s", live.prog_name, live.rx_name,
 		      dynpf_xdp_mode_name(xmode), strerror(-err), dynpf_xdp_attach_hint(err));
@@ -254,10 +253,11 @@ static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 	free(np);
 	free(u);
 	if (d.n) {
-		snprintf(reason, reason_len,
-			 "TC ingress got the frame's outer VLAN tag in skb->vlan_tci, and its parse "
-			 "differs from the native parse of the %u bytes left with that tag: %s",
-			 f->len - VLAN_HLEN, diff);
+		snprintf(
+			reason, reason_len,
+			"TC ingress got the frame's outer VLAN tag in skb->vlan_tci, and its parse "
+			"differs from the native parse of the %u bytes left with that tag: %s",
+			f->len - VLAN_HLEN, diff);
 		return DYNPF_RUN_ERROR;
 	}
 	live.untagged++;
@@ -269,8 +269,8 @@ static enum dynpf_run_result check_untagged(const struct dynpf_frame *f,
 	return DYNPF_RUN_OWN_CHECK;
 }
 
-static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f,
-				      struct dynpf_pkt *out, char *reason, size_t reason_len)
+static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f, struct dynpf_pkt *out,
+				      char *reason, size_t reason_len)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = live.tx_ifindex };
 	unsigned int wait_ms = live.timeout_ms;
@@ -286,8 +286,8 @@ static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f,
 	live.untag_ok = live.mode == DYNPF_LIVE_TC && vlan_tagged(f);
 	live.got = false;
 	live.armed = true;
-	while ((n = sendto(live.sock, f->data, f->len, 0, (struct sockaddr *)&sll,
-			   sizeof(sll))) < 0) {
+	while ((n = sendto(live.sock, f->data, f->len, 0, (struct sockaddr *)&sll, sizeof(sll))) <
+	       0) {
 		int err = errno;
 
 		live.armed = false;
@@ -315,8 +315,7 @@ static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f,
 	}
 	if ((size_t)n != f->len) {
 		live.armed = false;
-		snprintf(reason, reason_len, "sent %zd of %u bytes on %s", n, f->len,
-			 live.tx_name);
+		snprintf(reason, reason_len, "sent %zd of %u bytes on %s", n, f->len, live.tx_name);
 		return DYNPF_RUN_ERROR;
 	}
 	/*
@@ -365,8 +364,7 @@ static enum dynpf_run_result live_run(void *ctx, const struct dynpf_frame *f,
  * record (the walk's and any stray's), their bytes and error codes, none
  * lost, every frame with its dynptr.
  */
-static unsigned long live_check_counters(void *ctx, unsigned long parsed,
-					 const unsigned long *err)
+static unsigned long live_check_counters(void *ctx, unsigned long parsed, const unsigned long *err)
 {
 	const char *name = dynpf_live_hook_name(live.mode);
 	unsigned long bad = 0;
@@ -384,8 +382,7 @@ static unsigned long live_check_counters(void *ctx, unsigned long parsed,
 		if (st.err[e] != live.err[e])
 			break;
 	if (st.packets != live.records || st.bytes != live.bytes || e < DYNPF_E_MAX ||
-	    st.trace_lost || st.no_dynptr ||
-	    live.records != parsed + live.strays) {
+	    st.trace_lost || st.no_dynptr || live.records != parsed + live.strays) {
 		p_err("%s counters disagree with the trace ring: %llu packets (records: %lu, "
 		      "of the capture: %lu), %llu bytes (records: %lu), %llu trace records lost, "
 		      "%llu without a dynptr",
@@ -518,9 +515,9 @@ int dynpf_live_start(const struct dynpf_live_opts *o, struct dynpf_walk_live *wa
 		live.tx_name);
 	memset(walk, 0, sizeof(*walk));
 	walk->name = dynpf_live_hook_name(live.mode);
-	walk->ref = live.hook == DYNPF_HOOK_TC_INGRESS ? DYNPF_HOOKS_TC
+	walk->ref = live.hook == DYNPF_HOOK_TC_INGRESS  ? DYNPF_HOOKS_TC
 		    : live.hook == DYNPF_HOOK_XDP_FRAGS ? DYNPF_HOOKS_XDP_FRAGS
-							 : DYNPF_HOOKS_XDP;
+							: DYNPF_HOOKS_XDP;
 	walk->run = live_run;
 	walk->check_counters = live_check_counters;
 	return 0;

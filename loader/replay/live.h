@@ -16,10 +16,10 @@ enum dynpf_live_mode {
 
 struct dynpf_live_opts {
 	enum dynpf_live_mode mode;
-	bool testbed;       /* make the namespaces and the veth pair (testbed.h) */
-	const char *iface;  /* without testbed: the receiving interface */
-	const char *peer;   /* and the one to send from (NULL: iface's veth peer) */
-	unsigned int mtu;   /* testbed: the veth MTU */
+	bool testbed;            /* make the namespaces and the veth pair (testbed.h) */
+	const char *iface;       /* without testbed: the receiving interface */
+	const char *peer;        /* and the one to send from (NULL: iface's veth peer) */
+	unsigned int mtu;        /* testbed: the veth MTU */
 	unsigned int timeout_ms; /* how long a frame's record is waited for */
 	/*
 	 * XDP modes: DYNPF_HOOK_XDP or DYNPF_HOOK_XDP_FRAGS, the program to

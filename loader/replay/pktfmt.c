@@ -70,8 +70,7 @@ static json_object *jmac(const __u8 *m)
 {
 	char s[18];
 
-	snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
-		 m[5]);
+	snprintf(s, sizeof(s), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
 	return jstr(s);
 }
 
@@ -160,8 +159,7 @@ static json_object *arp_json(const struct dynpf_arp *a)
 	return o;
 }
 
-static json_object *ipv4_json(const struct dynpf_pkt *p, const struct dynpf_stack *st,
-			       int layer)
+static json_object *ipv4_json(const struct dynpf_pkt *p, const struct dynpf_stack *st, int layer)
 {
 	const struct dynpf_l3 *l3 = &st->l3;
 	const struct dynpf_ipv4opt *io = &st->ip4opt;
@@ -207,9 +205,10 @@ static json_object *ext_json(const struct dynpf_pkt *p, const struct dynpf_ext *
 	case DYNPF_P_DSTOPTS: {
 		json_object *ua = json_object_new_array();
 
-		add(o, "options", tlv_json(p, e->proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH
-									  : DYNPF_TLV_IPV6_DST,
-					   e->layer, "type"));
+		add(o, "options",
+		    tlv_json(p,
+			     e->proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
+			     e->layer, "type"));
 		if (e->flags & DYNPF_EXTF_RA)
 			add(o, "ra", jint(e->ra));
 		if (e->flags & DYNPF_EXTF_JUMBO)
@@ -523,7 +522,9 @@ static long long iget(json_object *o, const char *k)
 
 static int is_ext(const char *proto)
 {
-	static const char *const ext[] = { "hopopts", "routing", "fragment", "dstopts", "ah", "esp" };
+	static const char *const ext[] = {
+		"hopopts", "routing", "fragment", "dstopts", "ah", "esp"
+	};
 
 	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
 		if (!strcmp(proto, ext[i]))
@@ -543,7 +544,8 @@ static void print_tlv_types(FILE *f, json_object *o, const char *key, const char
 	for (size_t i = 0; i < n; i++) {
 		t = json_object_array_get_idx(a, i);
 		if (json_object_object_get_ex(t, "class", NULL))
-			fprintf(f, "%s%llx:%llx", i ? "," : "", iget(t, "class"), iget(t, type_key));
+			fprintf(f, "%s%llx:%llx", i ? "," : "", iget(t, "class"),
+				iget(t, type_key));
 		else
 			fprintf(f, "%s%lld", i ? "," : "", iget(t, type_key));
 	}
@@ -613,25 +615,24 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 					fprintf(f, "spi %lld", iget(e, "spi"));
 				else
 					fprintf(f, "len %lld", iget(e, "len"));
-				print_tlv_types(f, e, !strcmp(proto, "routing") ? "tlvs" : "options",
+				print_tlv_types(f, e,
+						!strcmp(proto, "routing") ? "tlvs" : "options",
 						"type");
 				fprintf(f, ")");
 			}
 		} else if (json_object_object_get_ex(sc, proto, &o)) {
 			if (!strcmp(proto, "ipv4") || !strcmp(proto, "ipv6")) {
 				fprintf(f, "(%s > %s%s", sget(o, "src"), sget(o, "dst"),
-					!strcmp(proto, "ipv4") && iget(o, "frag_off") ? " frag" : "");
+					!strcmp(proto, "ipv4") && iget(o, "frag_off") ? " frag"
+										      : "");
 				print_tlv_types(f, o, "options", "type");
 				fprintf(f, ")");
-			}
-			else if (!strcmp(proto, "tcp"))
-			{
+			} else if (!strcmp(proto, "tcp")) {
 				fprintf(f, "(%lld > %lld %s", iget(o, "sport"), iget(o, "dport"),
 					sget(o, "flag_names"));
 				print_tlv_types(f, o, "options", "kind");
 				fprintf(f, ")");
-			}
-			else if (!strcmp(proto, "udp"))
+			} else if (!strcmp(proto, "udp"))
 				fprintf(f, "(%lld > %lld)", iget(o, "sport"), iget(o, "dport"));
 			else if (!strcmp(proto, "icmp") || !strcmp(proto, "icmpv6"))
 				fprintf(f, "(type %lld code %lld)", iget(o, "type"),
@@ -644,8 +645,7 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 				fprintf(f, "(vni %lld", iget(o, "vni"));
 				print_tlv_types(f, o, "options", "type");
 				fprintf(f, ")");
-			}
-			else if (!strcmp(proto, "gtpu"))
+			} else if (!strcmp(proto, "gtpu"))
 				fprintf(f, "(teid %lld)", iget(o, "teid"));
 		}
 	}

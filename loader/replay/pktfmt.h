@@ -8,9 +8,9 @@
 
 #include "dynpf/pkt.h"
 
-const char *dynpf_err_name(unsigned int err);   /* "truncated", or "e<N>" */
+const char *dynpf_err_name(unsigned int err);     /* "truncated", or "e<N>" */
 const char *dynpf_proto_name(unsigned int proto); /* "tcp", or "p<N>" */
-const char *dynpf_hook_name(unsigned int hook);  /* "xdp", "xdp-frags", "tc", ... */
+const char *dynpf_hook_name(unsigned int hook);   /* "xdp", "xdp-frags", "tc", ... */
 
 /*
  * The packet record of docs/json-output.md, without "pkt" and "hook" (the

@@ -43,7 +43,7 @@ struct hook_stats {
 };
 
 struct diff_ctx {
-	const char *file;    /* the expected-results file, if comparing with it */
+	const char *file; /* the expected-results file, if comparing with it */
 	const char *capture;
 	size_t pkt;
 	const char *hook;
@@ -53,15 +53,14 @@ struct diff_ctx {
 static void print_diff(void *vctx, const char *path, json_object *want, json_object *got)
 {
 	struct diff_ctx *d = vctx;
-	const char *w = want ? json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN)
-			     : "(absent)";
+	const char *w =
+		want ? json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN) : "(absent)";
 	char wbuf[256];
 
 	/* json-c reuses its string buffer: copy the first before the second. */
 	snprintf(wbuf, sizeof(wbuf), "%s", w);
 	fprintf(stderr, "%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file ?: d->capture, d->pkt,
-		d->hook,
-		path, d->what, wbuf,
+		d->hook, path, d->what, wbuf,
 		got ? json_object_to_json_string_ext(got, JSON_C_TO_STRING_PLAIN) : "(absent)");
 }
 
@@ -72,8 +71,7 @@ static json_object *make_record(size_t pkt, const char *hook, json_object *body)
 
 	json_object_object_add(rec, "pkt", json_object_new_int64((int64_t)pkt));
 	json_object_object_add(rec, "hook", json_object_new_string(hook));
-	json_object_object_foreach(body, k, v)
-	{
+	json_object_object_foreach(body, k, v) {
 		json_object_object_add(rec, k, json_object_get(v));
 	}
 	json_object_put(body);
@@ -179,13 +177,11 @@ static int records_differ(json_object *bpf, json_object *native, struct diff_ctx
 	json_object *a = json_object_new_object(), *b = json_object_new_object();
 	int n;
 
-	json_object_object_foreach(bpf, k1, v1)
-	{
+	json_object_object_foreach(bpf, k1, v1) {
 		if (strcmp(k1, "hook"))
 			json_object_object_add(a, k1, json_object_get(v1));
 	}
-	json_object_object_foreach(native, k2, v2)
-	{
+	json_object_object_foreach(native, k2, v2) {
 		if (strcmp(k2, "hook"))
 			json_object_object_add(b, k2, json_object_get(v2));
 	}
@@ -209,7 +205,8 @@ static int native_mismatch(json_object *bpf, json_object *native, struct diff_ct
  */
 static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_walk_opts *o,
 				  const struct dynpf_frame *f, json_object *native_rec,
-				  struct diff_ctx *d, struct dynpf_pkt *pkt, unsigned long *failures)
+				  struct diff_ctx *d, struct dynpf_pkt *pkt,
+				  unsigned long *failures)
 {
 	unsigned long diffs = 0;
 	char reason[256], hook[32];
@@ -222,7 +219,8 @@ static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_wal
 		r = dynpf_progs_run(pr, DYNPF_HOOK_XDP_FRAGS, f->data, f->len, pkt, reason,
 				    sizeof(reason));
 		if (r != DYNPF_RUN_OK) {
-			p_err("%s: packet %zu, --xdp-linear %u: %s", o->capture, d->pkt, lin, reason);
+			p_err("%s: packet %zu, --xdp-linear %u: %s", o->capture, d->pkt, lin,
+			      reason);
 			(*failures)++;
 			continue;
 		}
@@ -282,7 +280,8 @@ static json_object *hook_stats_json(const struct hook_stats *hs)
 		json_object_object_add(ho, "checked_as_received", json_object_new_int64(hs->own));
 	for (int e = 0; e < DYNPF_E_MAX; e++)
 		if (hs->err[e])
-			json_object_object_add(eo, dynpf_err_name(e), json_object_new_int64(hs->err[e]));
+			json_object_object_add(eo, dynpf_err_name(e),
+					       json_object_new_int64(hs->err[e]));
 	json_object_object_add(ho, "errors", eo);
 	return ho;
 }
@@ -325,7 +324,8 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		json_object_object_add(s, "mismatches", json_object_new_int64(exp_diffs));
 		json_object_object_add(s, "native_mismatches", json_object_new_int64(native_diffs));
 		if (o->live)
-			json_object_object_add(s, "live_mismatches", json_object_new_int64(lt->diffs));
+			json_object_object_add(s, "live_mismatches",
+					       json_object_new_int64(lt->diffs));
 		json_object_object_add(s, "failures", json_object_new_int64(failures));
 		printf("%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
 		json_object_put(s);
@@ -354,14 +354,15 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
  * ref_rec, the record of the same program's test run (NULL if skipped).
  */
 static void walk_live_packet(const struct dynpf_walk_opts *o, size_t pkt,
-			     const struct dynpf_frame *f, json_object *want, json_object *native_rec,
-			     json_object *ref_rec, struct dynpf_pkt *p, struct live_totals *lt,
-			     unsigned long *exp_diffs, unsigned long *native_diffs,
-			     unsigned long *failures)
+			     const struct dynpf_frame *f, json_object *want,
+			     json_object *native_rec, json_object *ref_rec, struct dynpf_pkt *p,
+			     struct live_totals *lt, unsigned long *exp_diffs,
+			     unsigned long *native_diffs, unsigned long *failures)
 {
 	const struct dynpf_walk_live *l = o->live;
-	struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = pkt,
-			      .hook = l->name };
+	struct diff_ctx d = {
+		.file = o->expect, .capture = o->capture, .pkt = pkt, .hook = l->name
+	};
 	enum dynpf_run_result r;
 	char reason[256];
 	json_object *rec;
@@ -435,10 +436,10 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			goto free_expect;
 		}
 	}
-	if (need_bpf && (dynpf_probe_kernel() ||
-			 dynpf_progs_open_hooks(&pr, true, &o->cfg,
-						have_rs ? dynpf_ruleset_capacity(&rs) : 0,
-						o->hooks & DYNPF_HOOKS_BPF)))
+	if (need_bpf &&
+	    (dynpf_probe_kernel() ||
+	     dynpf_progs_open_hooks(&pr, true, &o->cfg, have_rs ? dynpf_ruleset_capacity(&rs) : 0,
+				    o->hooks & DYNPF_HOOKS_BPF)))
 		goto free_expect;
 	if (need_bpf && have_rs) {
 		struct dynpf_ctrl ctrl;
@@ -471,7 +472,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			 * namespace's loopback device: `iif` rules see it. */
 			pkt->ifindex = DYNPF_TEST_RUN_IFINDEX;
 			dynpf_classify_native(&rs, pkt, &nv);
-			json_object_object_add(native_rec, "verdict", dynpf_verdict_to_json(&nv, false));
+			json_object_object_add(native_rec, "verdict",
+					       dynpf_verdict_to_json(&nv, false));
 		}
 		for (size_t h = 0; h < NHOOKS; h++) {
 			json_object *rec;
@@ -501,8 +503,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				rec = make_record(i + 1, walk_hooks[h].name,
 						  dynpf_pkt_to_json(pkt));
 				if (have_rs)
-					json_object_object_add(rec, "verdict",
-							       dynpf_verdict_to_json(pr.last_v, false));
+					json_object_object_add(
+						rec, "verdict",
+						dynpf_verdict_to_json(pr.last_v, false));
 				if (o->check_native)
 					native_diffs += native_mismatch(rec, native_rec, &d);
 				if (walk_hooks[h].hook == DYNPF_HOOK_XDP_FRAGS &&
@@ -574,7 +577,7 @@ int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg)
 		return parse_limit("--max-ext", arg, DYNPF_MAX_EXT, &o->cfg.max_ext) ? -1 : 1;
 	case 'S':
 		return parse_limit("--max-stacks", arg, DYNPF_MAX_STACKS, &o->cfg.max_stacks) ? -1
-											    : 1;
+											      : 1;
 	case 'e':
 		o->expect = arg;
 		return 1;

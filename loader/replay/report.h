@@ -24,22 +24,21 @@ struct dynpf_frame;
  * of the test-run hook ref, field by field, when that hook parsed the packet.
  */
 struct dynpf_walk_live {
-	const char *name;  /* its hook name in the records: xdp-live, ... */
-	unsigned int ref;  /* the DYNPF_HOOKS_* bit of the test-run hook to agree with */
-	enum dynpf_run_result (*run)(void *ctx, const struct dynpf_frame *f,
-				     struct dynpf_pkt *out, char *reason, size_t reason_len);
+	const char *name; /* its hook name in the records: xdp-live, ... */
+	unsigned int ref; /* the DYNPF_HOOKS_* bit of the test-run hook to agree with */
+	enum dynpf_run_result (*run)(void *ctx, const struct dynpf_frame *f, struct dynpf_pkt *out,
+				     char *reason, size_t reason_len);
 	/* After the walk: check the hook's counters, return the disagreements. */
-	unsigned long (*check_counters)(void *ctx, unsigned long parsed,
-					const unsigned long *err);
+	unsigned long (*check_counters)(void *ctx, unsigned long parsed, const unsigned long *err);
 	void *ctx;
 };
 
 struct dynpf_walk_opts {
 	const char *capture;
-	const char *expect;  /* expected-results file, or NULL */
-	unsigned int hooks;  /* DYNPF_HOOKS_* to report */
-	bool check_native;   /* fail when a BPF hook and native disagree */
-	bool quiet;          /* only diffs and the summary */
+	const char *expect;      /* expected-results file, or NULL */
+	unsigned int hooks;      /* DYNPF_HOOKS_* to report */
+	bool check_native;       /* fail when a BPF hook and native disagree */
+	bool quiet;              /* only diffs and the summary */
 	unsigned int xdp_linear; /* xdp-frags: bytes in the linear part, 0: max */
 	/*
 	 * If above xdp_linear: also run every frame through xdp-frags with each
@@ -48,7 +47,7 @@ struct dynpf_walk_opts {
 	 */
 	unsigned int xdp_linear_to;
 	struct dynpf_parse_cfg cfg; /* parse limits, for native and BPF alike */
-	const char *rules;   /* a rule file to classify with (replay --rules), or NULL */
+	const char *rules;          /* a rule file to classify with (replay --rules), or NULL */
 	const struct dynpf_walk_live *live; /* replay --iface, or NULL */
 };
 
@@ -67,12 +66,10 @@ int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg);
 int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char *cmd);
 
 /* getopt_long entries for the shared options (put them in each table). */
-#define DYNPF_WALK_LONGOPTS                                                    \
-	{ "expect", required_argument, NULL, 'e' },                            \
-	{ "max-ext", required_argument, NULL, 'X' },                           \
-	{ "max-stacks", required_argument, NULL, 'S' },                        \
-	{ "quiet", no_argument, NULL, 'q' },                                   \
-	{ "json", no_argument, NULL, 'j' }
+#define DYNPF_WALK_LONGOPTS                                                                      \
+	{ "expect", required_argument, NULL, 'e' }, { "max-ext", required_argument, NULL, 'X' }, \
+		{ "max-stacks", required_argument, NULL, 'S' },                                  \
+		{ "quiet", no_argument, NULL, 'q' }, { "json", no_argument, NULL, 'j' }
 #define DYNPF_WALK_SHORTOPTS "qj"
 
 #endif

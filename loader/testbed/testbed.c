@@ -197,8 +197,10 @@ static int nl_add_veth(unsigned int mtu, int tx_ns)
 
 static int nl_add_addr(int ifindex, int family, const char *text, int plen)
 {
-	struct ifaddrmsg ifa = { .ifa_family = family, .ifa_prefixlen = plen,
-				 .ifa_flags = IFA_F_NODAD, .ifa_index = ifindex };
+	struct ifaddrmsg ifa = { .ifa_family = family,
+				 .ifa_prefixlen = plen,
+				 .ifa_flags = IFA_F_NODAD,
+				 .ifa_index = ifindex };
 	unsigned char addr[16];
 	struct nlreq req;
 
@@ -212,8 +214,10 @@ static int nl_add_addr(int ifindex, int family, const char *text, int plen)
 
 static int nl_link_up(int ifindex)
 {
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex,
-				 .ifi_flags = IFF_UP, .ifi_change = IFF_UP };
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC,
+				 .ifi_index = ifindex,
+				 .ifi_flags = IFF_UP,
+				 .ifi_change = IFF_UP };
 	struct nlreq req;
 
 	nl_init(&req, RTM_NEWLINK, 0, &ifi, sizeof(ifi));

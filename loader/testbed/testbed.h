@@ -65,7 +65,6 @@ void dynpf_tb_signals_guard(const struct dynpf_testbed *tb); /* NULL: none */
 void dynpf_tb_signals_restore(void);
 int dynpf_tb_signalled(void);
 
-
 /* IFLA_LINK of an interface in the current namespace (a veth: its peer). */
 int dynpf_if_link(int ifindex);
 int dynpf_if_mtu(int ifindex);

@@ -125,8 +125,8 @@ static int on_sample(void *ctx, void *data, size_t size)
 	const struct dynpf_pkt *parsed = (const void *)(h + 1);
 
 	nsamples++;
-	if (size != sizeof(*h) + sizeof(*parsed) + h->cap_len || h->rule != 7 ||
-	    h->cap_len != 40 || h->pkt_len != p->n || parsed->nlayers != 3 ||
+	if (size != sizeof(*h) + sizeof(*parsed) + h->cap_len || h->rule != 7 || h->cap_len != 40 ||
+	    h->pkt_len != p->n || parsed->nlayers != 3 ||
 	    memcmp((const uint8_t *)(parsed + 1), p->b, 40))
 		sample_bad++;
 	return 0;

@@ -110,8 +110,10 @@ void test_settings(void)
 	uint64_t s;
 
 	memset(&arp, 0, sizeof(arp));
-	memcpy(arp.b, "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
-		      "\x00\x01\x08\x00\x06\x04\x00\x01", 22);
+	memcpy(arp.b,
+	       "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
+	       "\x00\x01\x08\x00\x06\x04\x00\x01",
+	       22);
 	arp.n = 42;
 	mk4(&p, 6, 1, 1, 1000, 9, 0);
 

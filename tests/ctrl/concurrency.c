@@ -23,8 +23,8 @@ static void *conc_committer(void *arg)
 		dynpf_ctrl_take(&c);
 		dynpf_ctrl_begin(&c, NULL);
 		for (int j = 0; j < 4; j++) {
-			struct dynpf_rule r = rule(CONC_SET(k, j), j, j < 3 ? DYNPF_ACT_COUNT
-									  : DYNPF_ACT_DROP);
+			struct dynpf_rule r =
+				rule(CONC_SET(k, j), j, j < 3 ? DYNPF_ACT_COUNT : DYNPF_ACT_DROP);
 
 			m_proto(&r, 6);
 			if (j == 1)

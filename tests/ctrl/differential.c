@@ -49,7 +49,8 @@ void test_differential(void)
 			if (r->action == DYNPF_ACT_MARK)
 				r->arg = i;
 			if (what & 1)
-				m_src4(r, rand_r(&seed) % 4, (uint8_t[]){ 30, 31, 32, 24 }[rand_r(&seed) % 4]);
+				m_src4(r, rand_r(&seed) % 4,
+				       (uint8_t[]){ 30, 31, 32, 24 }[rand_r(&seed) % 4]);
 			if (what & 2)
 				m_proto(r, (what & 4) ? 6 : 17);
 			if (what & 8) {
@@ -103,9 +104,11 @@ void test_differential(void)
 			} else if (total - agree <= 5) {
 				printf("differential: set %d packet %d: bpf rule %u action %u nmatch %u, "
 				       "reference rule %u action %u nmatch %u\n",
-				       set, k, v.rule, v.action, v.nmatch, w.rule, w.action, w.nmatch);
+				       set, k, v.rule, v.action, v.nmatch, w.rule, w.action,
+				       w.nmatch);
 				for (int q = 0; q < 6; q++)
-					printf("  match[%d] bpf %u ref %u\n", q, v.match[q], w.match[q]);
+					printf("  match[%d] bpf %u ref %u\n", q, v.match[q],
+					       w.match[q]);
 			}
 		}
 	}
@@ -155,9 +158,11 @@ void test_differential_mixed(void)
 			*r = rule(next_id++, rand_r(&seed) % 16, acts[rand_r(&seed) % 3]);
 			r->m.stack = (what & 0x20) && !(what & 0x40);
 			if (fam == 1)
-				m_src4(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 30, 32 }[rand_r(&seed) % 3]);
+				m_src4(r, rand_r(&seed) % 4,
+				       (uint8_t[]){ 24, 30, 32 }[rand_r(&seed) % 3]);
 			else if (fam == 2)
-				m_src6(r, rand_r(&seed) % 4, (uint8_t[]){ 24, 126, 128 }[rand_r(&seed) % 3]);
+				m_src6(r, rand_r(&seed) % 4,
+				       (uint8_t[]){ 24, 126, 128 }[rand_r(&seed) % 3]);
 			if (proto == 1 && fam == 2)
 				proto = 58;
 			if (proto == 58 && fam == 1)
@@ -219,7 +224,9 @@ static struct dynpf_rule rules100k[100000];
 
 void test_100k(void)
 {
-	enum { N = 100000 };
+	enum {
+		N = 100000
+	};
 	unsigned int seed = 99;
 	int agree = 0;
 	struct dynpf_verdict v;
@@ -236,7 +243,8 @@ void test_100k(void)
 	dynpf_ctrl_begin(&c, NULL);
 	for (uint32_t i = 0; i < N; i++) {
 		/* 198.18.x.y/32 sources with exact dports, a few masks. */
-		struct dynpf_rule r = rule(i + 1, i % 1000, i % 7 ? DYNPF_ACT_PASS : DYNPF_ACT_DROP);
+		struct dynpf_rule r =
+			rule(i + 1, i % 1000, i % 7 ? DYNPF_ACT_PASS : DYNPF_ACT_DROP);
 
 		r.m.fields = DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_PROTO | DYNPF_M_DPORT;
 		r.m.family = 4;

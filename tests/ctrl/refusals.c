@@ -37,7 +37,14 @@ void test_refusals(void)
 		int err;
 		int field;
 	} cases[] = {
-#define MUT(body) ({ void f_(struct dynpf_rule *r) { body; } f_; })
+#define MUT(body)                             \
+	({                                    \
+		void f_(struct dynpf_rule *r) \
+		{                             \
+			body;                 \
+		}                             \
+		f_;                           \
+	})
 		{ "id 0", MUT(r->id = 0), -EINVAL, DYNPF_F_ID },
 		{ "id too big", MUT(r->id = DYNPF_MAX_RULES), -EINVAL, DYNPF_F_ID },
 		{ "id existing", MUT(r->id = 1), -EEXIST, DYNPF_F_ID },
@@ -76,20 +83,22 @@ void test_refusals(void)
 		  MUT(r->m.fields = DYNPF_M_TCP_FLAGS | DYNPF_M_PROTO; r->m.proto = 17;
 		      r->m.tcp_flags = 2; r->m.tcp_flags_mask = 2),
 		  -EINVAL, DYNPF_F_PROTO },
-		{ "ports of icmp", MUT(m_dport(r, 9, 9); r->m.fields |= DYNPF_M_PROTO; r->m.proto = 1),
-		  -EINVAL, DYNPF_F_PROTO },
+		{ "ports of icmp",
+		  MUT(m_dport(r, 9, 9); r->m.fields |= DYNPF_M_PROTO; r->m.proto = 1), -EINVAL,
+		  DYNPF_F_PROTO },
 		{ "iif 0", MUT(r->m.fields = DYNPF_M_IFINDEX; r->m.ifindex = 0), -EINVAL,
 		  DYNPF_F_IFINDEX },
 		{ "error 99", MUT(r->m.fields = DYNPF_M_ERROR; r->m.error = 99), -EINVAL,
 		  DYNPF_F_ERROR },
 		{ "5 tlv tests", MUT(r->m.ntlv = 5), -EINVAL, DYNPF_F_TLV },
 		{ "tlv family", MUT(r->m.ntlv = 1; r->m.tlv[0].family = 9), -EINVAL, DYNPF_F_TLV },
-		{ "tlv ext type", MUT(r->m.ntlv = 1; r->m.tlv[0].family = DYNPF_TT_EXT;
-				      r->m.tlv[0].type = 6),
+		{ "tlv ext type",
+		  MUT(r->m.ntlv = 1; r->m.tlv[0].family = DYNPF_TT_EXT; r->m.tlv[0].type = 6),
 		  -EINVAL, DYNPF_F_TLV },
 		{ "val field", MUT(r->m.nval = 1; r->m.val[0].field = 99), -EINVAL, DYNPF_F_VAL },
-		{ "val lo > hi", MUT(r->m.nval = 1; r->m.val[0].field = DYNPF_V_MSS;
-				     r->m.val[0].lo = 2; r->m.val[0].hi = 1),
+		{ "val lo > hi",
+		  MUT(r->m.nval = 1; r->m.val[0].field = DYNPF_V_MSS; r->m.val[0].lo = 2;
+		      r->m.val[0].hi = 1),
 		  -EINVAL, DYNPF_F_VAL },
 		{ "unused val", MUT(r->m.val[3].hi = 1), -EINVAL, DYNPF_F_VAL },
 #undef MUT
@@ -122,7 +131,8 @@ void test_refusals(void)
 		struct dynpf_msg_txn t = { .h.type = DYNPF_MSG_TXN_BEGIN };
 		struct dynpf_msg_rule_del d = { .h.type = DYNPF_MSG_RULE_DEL, .id = 777 };
 		struct dynpf_msg_set st = { .h.type = DYNPF_MSG_SET, .key = 99 };
-		struct dynpf_msg_counter_reset cr = { .h.type = DYNPF_MSG_COUNTER_RESET, .id = 777 };
+		struct dynpf_msg_counter_reset cr = { .h.type = DYNPF_MSG_COUNTER_RESET,
+						      .id = 777 };
 		uint64_t sb, sd, sst, sst2, scr, sa;
 
 		dynpf_ctrl_take(&c);

@@ -55,17 +55,16 @@ void test_actions(void)
 
 void test_ids_and_settings(void)
 {
-	static const char text[] =
-		"# ids: explicit, then the lowest free one\n"
-		"id 2 drop\n"
-		"\n"
-		"drop\n"
-		"   drop   # the third\n"
-		"prio 7 drop\n"
-		"id 131071 prio 0 pass\n"
-		"set default-action drop\n"
-		"set pass-arp-nd off\n"
-		"drop\n";
+	static const char text[] = "# ids: explicit, then the lowest free one\n"
+				   "id 2 drop\n"
+				   "\n"
+				   "drop\n"
+				   "   drop   # the third\n"
+				   "prio 7 drop\n"
+				   "id 131071 prio 0 pass\n"
+				   "set default-action drop\n"
+				   "set pass-arp-nd off\n"
+				   "drop\n";
 	static const __u32 ids[] = { 2, 1, 3, 4, 131071, 5 }, prios[] = { 2, 1, 3, 7, 0, 5 };
 	static const unsigned long lines[] = { 2, 4, 5, 6, 7, 10 };
 	static const char settings[] = "set default-action pass\nset pass-arp-nd on\n";
@@ -123,11 +122,14 @@ void test_ids_and_settings(void)
 	else
 		CHECK("words, nothing taken", 0, "%s", err.msg);
 	words[2] = "dorp";
-	CHECK("words error", dynpf_rule_parse_words(&r, 3, words, NULL, &err) == -EINVAL &&
-				     !strcmp(err.msg, "<command line>:1:14: expected a match or an action after '22', got 'dorp'"),
+	CHECK("words error",
+	      dynpf_rule_parse_words(&r, 3, words, NULL, &err) == -EINVAL &&
+		      !strcmp(err.msg,
+			      "<command line>:1:14: expected a match or an action after '22', got 'dorp'"),
 	      "%s", err.msg);
 	CHECK_EQ("words error column", err.col, 14);
-	CHECK("no words", dynpf_rule_parse_words(&r, 0, words, NULL, &err) == -EINVAL &&
-				  !strcmp(err.msg, "<command line>:1:1: expected a rule, got end of line"),
+	CHECK("no words",
+	      dynpf_rule_parse_words(&r, 0, words, NULL, &err) == -EINVAL &&
+		      !strcmp(err.msg, "<command line>:1:1: expected a rule, got end of line"),
 	      "%s", err.msg);
 }

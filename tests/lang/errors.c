@@ -21,20 +21,26 @@ void test_errors(void)
 	      "t.rules:1:11: expected a port or range (0-65535) after 'dport', got '1-'");
 	fails("tcp dport",
 	      "t.rules:1:10: expected a port or range (0-65535) after 'dport', got end of line");
-	fails("tcp drop", "t.rules:1:5: expected sport, dport, flags, option, mss or wscale after 'tcp', got 'drop'");
-	fails("udp flags syn drop", "t.rules:1:5: expected sport or dport after 'udp', got 'flags'");
-	fails("ether foo drop", "t.rules:1:7: expected saddr, daddr or type after 'ether', got 'foo'");
+	fails("tcp drop",
+	      "t.rules:1:5: expected sport, dport, flags, option, mss or wscale after 'tcp', got 'drop'");
+	fails("udp flags syn drop",
+	      "t.rules:1:5: expected sport or dport after 'udp', got 'flags'");
+	fails("ether foo drop",
+	      "t.rules:1:7: expected saddr, daddr or type after 'ether', got 'foo'");
 	fails("ether saddr 02:00:00:00:00:001 drop",
 	      "t.rules:1:13: expected a MAC address (02:00:00:00:00:01) after 'saddr', got '02:00:00:00:00:001'");
 	fails("ether type 0x10000 drop",
 	      "t.rules:1:12: expected an ethertype (ip ip6 arp mpls or 0-0xffff) after 'type', got '0x10000'");
 	fails("vlan 5 drop", "t.rules:1:6: expected id after 'vlan', got '5'");
-	fails("vlan id 4096 drop", "t.rules:1:9: expected a VLAN id (0-4095) after 'id', got '4096'");
+	fails("vlan id 4096 drop",
+	      "t.rules:1:9: expected a VLAN id (0-4095) after 'id', got '4096'");
 	fails("dscp 64 drop", "t.rules:1:6: expected a DSCP (0-63) after 'dscp', got '64'");
-	fails("ttl 256 drop", "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '256'");
+	fails("ttl 256 drop",
+	      "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '256'");
 	fails("proto 256 drop",
 	      "t.rules:1:7: expected a protocol (tcp udp icmp icmpv6 gre esp ah sctp ipip ipv6 or 0-255) after 'proto', got '256'");
-	fails("frag some drop", "t.rules:1:6: expected none, any, first or later after 'frag', got 'some'");
+	fails("frag some drop",
+	      "t.rules:1:6: expected none, any, first or later after 'frag', got 'some'");
 	fails("error bad drop",
 	      "t.rules:1:7: expected a parse error name (ok truncated bad_len depth bad_version tlv_len tlv_count bad_hdr) after 'error', got 'bad'");
 	fails("ip saddr 10.0.0.256 drop",
@@ -93,7 +99,8 @@ void test_errors(void)
 	      "t.rules:1:5: expected an interface name or index after 'iif', got '0' (interface indexes start at 1)");
 	/* id and prio. */
 	fails("id 0 drop", "t.rules:1:4: expected a rule id (1-131071) after 'id', got '0'");
-	fails("id 131072 drop", "t.rules:1:4: expected a rule id (1-131071) after 'id', got '131072'");
+	fails("id 131072 drop",
+	      "t.rules:1:4: expected a rule id (1-131071) after 'id', got '131072'");
 	fails("prio 4294967296 drop",
 	      "t.rules:1:6: expected a priority (0-4294967295) after 'prio', got '4294967296'");
 	fails("prio 1 id 2 drop",
@@ -107,17 +114,25 @@ void test_errors(void)
 	      "t.rules:1:12: expected a match or an action after '4', got end of line (a rule ends with its action)");
 	fails("drop tcp dport 22",
 	      "t.rules:1:6: expected the end of the rule after 'drop', got 'tcp' (the action comes last)");
-	fails("drop drop", "t.rules:1:6: expected the end of the rule after 'drop', got 'drop' (the action comes last)");
+	fails("drop drop",
+	      "t.rules:1:6: expected the end of the rule after 'drop', got 'drop' (the action comes last)");
 	fails("sample 64 rate 5/s count",
 	      "t.rules:1:20: expected the end of the rule after '5/s', got 'count' (the action comes last)");
-	fails("redirect", "t.rules:1:9: expected an interface name or index after 'redirect', got end of line");
+	fails("redirect",
+	      "t.rules:1:9: expected an interface name or index after 'redirect', got end of line");
 	fails("mark -1", "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '-1'");
-	fails("sample 0", "t.rules:1:8: expected a sample length (1-256 bytes) after 'sample', got '0'");
-	fails("sample 257", "t.rules:1:8: expected a sample length (1-256 bytes) after 'sample', got '257'");
-	fails("sample 1 rate 5", "t.rules:1:15: expected a rate (NUM/s, 1 or more) after 'rate', got '5'");
-	fails("sample 1 rate 0/s", "t.rules:1:15: expected a rate (NUM/s, 1 or more) after 'rate', got '0/s'");
-	fails("limit 0/s", "t.rules:1:7: expected a rate (NUM/s, 1 or more) after 'limit', got '0/s'");
-	fails("limit /s", "t.rules:1:7: expected a rate (NUM/s, 1 or more) after 'limit', got '/s'");
+	fails("sample 0",
+	      "t.rules:1:8: expected a sample length (1-256 bytes) after 'sample', got '0'");
+	fails("sample 257",
+	      "t.rules:1:8: expected a sample length (1-256 bytes) after 'sample', got '257'");
+	fails("sample 1 rate 5",
+	      "t.rules:1:15: expected a rate (NUM/s, 1 or more) after 'rate', got '5'");
+	fails("sample 1 rate 0/s",
+	      "t.rules:1:15: expected a rate (NUM/s, 1 or more) after 'rate', got '0/s'");
+	fails("limit 0/s",
+	      "t.rules:1:7: expected a rate (NUM/s, 1 or more) after 'limit', got '0/s'");
+	fails("limit /s",
+	      "t.rules:1:7: expected a rate (NUM/s, 1 or more) after 'limit', got '/s'");
 	fails("limit 5/s burst 0",
 	      "t.rules:1:17: expected a burst (packets, 1 or more) after 'burst', got '0'");
 	/* Conflicts. */
@@ -152,7 +167,8 @@ void test_errors(void)
 	fails("ip saddr 1.1.1.1 ip saddr 2.2.2.2 drop",
 	      "t.rules:1:18: duplicate match: 'ip saddr' is already at column 1");
 	fails("ip ip drop", "t.rules:1:4: duplicate match: 'ip' is already at column 1");
-	fails("proto 6 proto 6 drop", "t.rules:1:9: duplicate match: 'proto' is already at column 1");
+	fails("proto 6 proto 6 drop",
+	      "t.rules:1:9: duplicate match: 'proto' is already at column 1");
 	fails("iif 1 iif 1 drop", "t.rules:1:7: duplicate match: 'iif' is already at column 1");
 	fails("vni 1 vni 2 drop", "t.rules:1:7: duplicate match: 'vni' is already at column 1");
 	fails("tcp option mss tcp option mss missing drop",
@@ -165,7 +181,8 @@ void test_errors(void)
 	fails("tcp mss 1 tcp wscale 2 vni 3 gre key 4 mpls label 5 drop",
 	      "t.rules:1:40: too many value tests: 'mpls label' would be the 5th, a rule holds at most 4");
 	/* inner. */
-	fails("inner tcp dport 1 inner drop", "t.rules:1:19: duplicate match: 'inner' is already at column 1");
+	fails("inner tcp dport 1 inner drop",
+	      "t.rules:1:19: duplicate match: 'inner' is already at column 1");
 	fails("tcp dport 1 inner udp sport 2 drop",
 	      "t.rules:1:13: 'inner' after 'tcp dport' at column 1: a rule's header matches all refer to one stack, so they all come after 'inner'");
 	fails("ip6 exthdr routing inner drop",
@@ -173,14 +190,18 @@ void test_errors(void)
 	fails("tcp mss 1 inner drop",
 	      "t.rules:1:11: 'inner' after 'tcp mss' at column 1: a rule's header matches all refer to one stack, so they all come after 'inner'");
 	/* Rule ids in a file. */
-	fails("id 1 drop\n\nid 1 pass\n", "t.rules:3:4: duplicate rule id 1: the rule on line 1 has it");
+	fails("id 1 drop\n\nid 1 pass\n",
+	      "t.rules:3:4: duplicate rule id 1: the rule on line 1 has it");
 	fails("drop\nid 1 pass\n", "t.rules:2:4: duplicate rule id 1: the rule on line 1 has it");
 	/* Settings. */
 	fails("set default-action reject",
 	      "t.rules:1:20: expected pass or drop after 'default-action', got 'reject'");
-	fails("set pass-arp-nd yes", "t.rules:1:17: expected on or off after 'pass-arp-nd', got 'yes'");
-	fails("set frob on", "t.rules:1:5: expected default-action or pass-arp-nd after 'set', got 'frob'");
-	fails("set", "t.rules:1:4: expected default-action or pass-arp-nd after 'set', got end of line");
+	fails("set pass-arp-nd yes",
+	      "t.rules:1:17: expected on or off after 'pass-arp-nd', got 'yes'");
+	fails("set frob on",
+	      "t.rules:1:5: expected default-action or pass-arp-nd after 'set', got 'frob'");
+	fails("set",
+	      "t.rules:1:4: expected default-action or pass-arp-nd after 'set', got end of line");
 	fails("set pass-arp-nd on off",
 	      "t.rules:1:20: expected the end of the line after 'on', got 'off'");
 	fails("set pass-arp-nd on\nset pass-arp-nd off",
@@ -217,7 +238,8 @@ void test_hostile(void)
 	dynpf_ruleset_free(&rs);
 
 	/* NUL bytes: part of a word, never a keyword, shown escaped. */
-	fails_n("NUL in a word", "dr\0op", 5, "t.rules:1:1: expected a match or an action, got 'dr\\x00op'");
+	fails_n("NUL in a word", "dr\0op", 5,
+		"t.rules:1:1: expected a match or an action, got 'dr\\x00op'");
 	fails_n("NUL after the action", "drop\0", 5,
 		"t.rules:1:1: expected a match or an action, got 'drop\\x00'");
 	fails_n("NUL in an address", "ip saddr 1.2.3.4\0 drop", 22,
@@ -225,8 +247,8 @@ void test_hostile(void)
 	fails_n("NUL in an interface", "iif lo\0 drop", 12,
 		"t.rules:1:5: expected an interface name or index after 'iif', got 'lo\\x00' (no such interface)");
 	dynpf_ruleset_init(&rs);
-	CHECK_EQ("NUL in a comment",
-		 dynpf_ruleset_parse(&rs, FILE_NAME, "drop # \0\n", 9, &err), 0);
+	CHECK_EQ("NUL in a comment", dynpf_ruleset_parse(&rs, FILE_NAME, "drop # \0\n", 9, &err),
+		 0);
 	dynpf_ruleset_free(&rs);
 	/* Not UTF-8, control bytes. */
 	fails("\xff\xfe drop", "t.rules:1:1: expected a match or an action, got '\\xff\\xfe'");
@@ -241,13 +263,16 @@ void test_hostile(void)
 	      "t.rules:1:4: expected a rule id (1-131071) after 'id', got '99999999999999999999'");
 	fails("mark 99999999999999999999",
 	      "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '99999999999999999999'");
-	fails("mark 0x100000000", "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '0x100000000'");
-	fails("mark 4294967296", "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '4294967296'");
+	fails("mark 0x100000000",
+	      "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '0x100000000'");
+	fails("mark 4294967296",
+	      "t.rules:1:6: expected a mark (0-4294967295) after 'mark', got '4294967296'");
 	fails("limit 18446744073709551617/s",
 	      "t.rules:1:7: expected a rate (NUM/s, 1 or more) after 'limit', got '18446744073709551617/s'");
 	fails("ttl 0x drop", "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '0x'");
 	fails("ttl +1 drop", "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '+1'");
-	fails("ttl 1.0 drop", "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '1.0'");
+	fails("ttl 1.0 drop",
+	      "t.rules:1:5: expected a TTL or range (0-255) after 'ttl', got '1.0'");
 	fails("ip saddr 10.0.0.0/0032 drop",
 	      "t.rules:1:10: expected an IPv4 address or prefix after 'saddr', got '10.0.0.0/0032'");
 
@@ -260,7 +285,8 @@ void test_hostile(void)
 	for (i = 0; i + 6 <= n; i += 6)
 		memcpy(big + i, "ttl 1 ", 6);
 	memcpy(big + i, "drop", 5);
-	fails_n("1 MiB line", big, i + 4, "t.rules:1:7: duplicate match: 'ttl' is already at column 1");
+	fails_n("1 MiB line", big, i + 4,
+		"t.rules:1:7: duplicate match: 'ttl' is already at column 1");
 	/* A 1 MiB comment. */
 	big[0] = '#';
 	dynpf_ruleset_init(&rs);
@@ -274,8 +300,10 @@ void test_hostile(void)
 	words = calloc(10000, sizeof(*words));
 	for (i = 0; i < 10000; i++)
 		words[i] = i % 2 ? "1" : "mark";
-	CHECK("10000 argv words", dynpf_rule_parse_words(&r, 10000, words, NULL, &err) == -EINVAL &&
-					  !strcmp(err.msg, "<command line>:1:8: expected the end of the rule after '1', got 'mark' (the action comes last)"),
+	CHECK("10000 argv words",
+	      dynpf_rule_parse_words(&r, 10000, words, NULL, &err) == -EINVAL &&
+		      !strcmp(err.msg,
+			      "<command line>:1:8: expected the end of the rule after '1', got 'mark' (the action comes last)"),
 	      "%s", err.msg);
 	free(words);
 	/* Every id taken: the 131072nd rule has none left. */

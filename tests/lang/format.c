@@ -96,9 +96,11 @@ void test_roundtrip_file(void)
 		goto out;
 	}
 	CHECK_EQ("roundtrip file", rs2.n, rs.n);
-	CHECK("roundtrip file", rs.n == rs2.n && !memcmp(rs.rules, rs2.rules, rs.n * sizeof(*rs.rules)),
+	CHECK("roundtrip file",
+	      rs.n == rs2.n && !memcmp(rs.rules, rs2.rules, rs.n * sizeof(*rs.rules)),
 	      "the rules differ");
-	CHECK("roundtrip file", rs.set_seen == rs2.set_seen && !memcmp(rs.set, rs2.set, sizeof(rs.set)),
+	CHECK("roundtrip file",
+	      rs.set_seen == rs2.set_seen && !memcmp(rs.set, rs2.set, sizeof(rs.set)),
 	      "the settings differ");
 	for (size_t i = 0; i < rs.n && i < rs2.n; i++) {
 		dynpf_rule_format(&rs.rules[i], a, sizeof(a));

@@ -15,9 +15,9 @@ void test_matches(void)
 		const char *word;
 		__u8 proto;
 	} protos[] = {
-		{ "tcp", 6 }, { "udp", 17 }, { "icmp", 1 }, { "icmpv6", 58 }, { "gre", 47 },
-		{ "esp", 50 }, { "ah", 51 }, { "sctp", 132 }, { "ipip", 4 }, { "ipv6", 41 },
-		{ "0x84", 132 }, { "253", 253 },
+		{ "tcp", 6 },  { "udp", 17 },  { "icmp", 1 },   { "icmpv6", 58 },
+		{ "gre", 47 }, { "esp", 50 },  { "ah", 51 },    { "sctp", 132 },
+		{ "ipip", 4 }, { "ipv6", 41 }, { "0x84", 132 }, { "253", 253 },
 	};
 	static const struct {
 		const char *word;
@@ -28,8 +28,8 @@ void test_matches(void)
 		{ "first", DYNPF_MF_FIRST },
 		{ "later", DYNPF_MF_NONFIRST },
 	};
-	static const char *const errs[] = { "ok", "truncated", "bad_len", "depth", "bad_version",
-					    "tlv_len", "tlv_count", "bad_hdr" };
+	static const char *const errs[] = { "ok",          "truncated", "bad_len",   "depth",
+					    "bad_version", "tlv_len",   "tlv_count", "bad_hdr" };
 	struct dynpf_rule r;
 	char text[128];
 

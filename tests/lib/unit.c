@@ -13,8 +13,8 @@ void unit_pass(void)
 }
 
 /* Count it, then "WHAT NAME: WHY" or "WHAT NAME (WHY)", flushed: in order with stderr. */
-static void say(int *count, const char *what, const char *name, const char *open,
-		const char *close, const char *fmt, va_list ap)
+static void say(int *count, const char *what, const char *name, const char *open, const char *close,
+		const char *fmt, va_list ap)
 {
 	(*count)++;
 	printf("%s %s%s", what, name, open);

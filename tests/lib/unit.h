@@ -18,20 +18,20 @@ void unit_skip(const char *name, const char *fmt, ...) __attribute__((format(pri
 int unit_report(const char *prog);
 
 /* COND holds, or NAME fails and says why (printf; evaluated only then). */
-#define CHECK(name, cond, ...)                                 \
-	do {                                                   \
-		if (cond)                                      \
-			unit_pass();                           \
-		else                                           \
-			unit_fail(name, __VA_ARGS__);          \
+#define CHECK(name, cond, ...)                        \
+	do {                                          \
+		if (cond)                             \
+			unit_pass();                  \
+		else                                  \
+			unit_fail(name, __VA_ARGS__); \
 	} while (0)
 
 /* GOT equals WANT as integers; a failure shows both, and where it was. */
-#define CHECK_EQ(name, got, want)                                                       \
-	do {                                                                            \
-		long long g_ = (long long)(got), w_ = (long long)(want);               \
-		CHECK(name, g_ == w_, "%s = %lld, want %lld (%s:%d)", #got, g_, w_,     \
-		      __FILE__, __LINE__);                                              \
+#define CHECK_EQ(name, got, want)                                                             \
+	do {                                                                                  \
+		long long g_ = (long long)(got), w_ = (long long)(want);                      \
+		CHECK(name, g_ == w_, "%s = %lld, want %lld (%s:%d)", #got, g_, w_, __FILE__, \
+		      __LINE__);                                                              \
 	} while (0)
 
 #endif
