@@ -8,26 +8,10 @@
                                          frame on stdout: "N FILE"
 """
 import os
-import struct
 import sys
 
-
-def read_pcap(path):
-    with open(path, 'rb') as f:
-        d = f.read()
-    magic = d[:4]
-    if magic == b'\xd4\xc3\xb2\xa1' or magic == b'\x4d\x3c\xb2\xa1':
-        e = '<'
-    elif magic == b'\xa1\xb2\xc3\xd4' or magic == b'\xa1\xb2\x3c\x4d':
-        e = '>'
-    else:
-        sys.exit(f'{path}: not a pcap capture (pcapng is not read here)')
-    off = 24
-    while off + 16 <= len(d):
-        _, _, incl, _ = struct.unpack(e + 'IIII', d[off:off + 16])
-        off += 16
-        yield d[off:off + incl]
-        off += incl
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests'))
+from pcapfile import read_pcap, write_pcap  # noqa: E402
 
 
 def frames(out, caps):
@@ -44,8 +28,8 @@ def frames(out, caps):
 
 def pcap(out, dirs):
     files = sorted(os.path.join(d, n) for d in dirs if os.path.isdir(d) for n in os.listdir(d))
-    with open(out, 'wb') as f:
-        f.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+
+    def frames():
         n = 0
         for p in files:
             with open(p, 'rb') as g:
@@ -53,8 +37,9 @@ def pcap(out, dirs):
             if not fr:
                 continue  # a capture cannot hold an empty frame
             n += 1
-            f.write(struct.pack('<IIII', n, 0, len(fr), len(fr)) + fr)
             print(n, p)
+            yield fr
+    write_pcap(out, frames())
 
 
 if __name__ == '__main__':

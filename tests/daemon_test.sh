@@ -32,14 +32,8 @@ cleanup() {
 	rm -rf "$PIN" "$PUB"
 	lib_cleanup
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
-lib_mount_bpffs
-ip netns add "$NS"
-ip -n "$NS" link add va type veth peer name vb
-ip -n "$NS" addr add 198.18.0.1/24 dev va
-ip -n "$NS" addr add 198.18.0.2/24 dev vb
+lib_testbed
 ip -n "$NS" link set va up
 ip -n "$NS" link set vb up
 

@@ -57,20 +57,14 @@ cleanup() {
 	rm -rf "$PIN" "$PIN-b" "$FOREIGN" "$OUT/not-bpffs" "${PUB:-}"
 	lib_cleanup
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 
-lib_mount_bpffs
-ip netns add "$NS"
-ip -n "$NS" link add va type veth peer name vb
+lib_testbed
 ip -n "$NS" link add vc type veth peer name vd
 ip -n "$NS" link add ve type veth peer name vf
 # vg's peer lives in a namespace of its own, removed under the daemon below.
 ip netns add "$NS-3"
 ip -n "$NS" link add vg type veth peer name vh netns "$NS-3"
 ip -n "$NS-3" link set dev vh up
-ip -n "$NS" addr add 198.18.0.1/24 dev va
-ip -n "$NS" addr add 198.18.0.2/24 dev vb
 ip -n "$NS" addr add 198.18.1.1/24 dev vc
 ip -n "$NS" addr add 198.18.1.2/24 dev vd
 for i in va vb vc vd ve vf vg; do ip -n "$NS" link set dev "$i" up; done

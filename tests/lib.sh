@@ -28,6 +28,18 @@ lib_mount_bpffs() {
 lib_cleanup() {
 	[ "$mounted_bpffs" = 1 ] && umount /sys/fs/bpf 2>/dev/null
 }
+# lib_testbed: the caller's cleanup() on exit (and on INT, TERM), bpffs
+# mounted, and the namespace $NS holding the veth pair va - vb with
+# 198.18.0.1/24 on va and 198.18.0.2/24 on vb, links left down.
+lib_testbed() {
+	trap cleanup EXIT
+	trap 'exit 1' INT TERM
+	lib_mount_bpffs
+	ip netns add "$NS"
+	ip -n "$NS" link add va type veth peer name vb
+	ip -n "$NS" addr add 198.18.0.1/24 dev va
+	ip -n "$NS" addr add 198.18.0.2/24 dev vb
+}
 # start_daemon CONF: dynpf daemon in the background ($dpid), logging to
 # $OUT/daemon.log; 0 once it answers on $SOCK (at most 30 s: the sanitizer
 # build under load starts slowly), 1 if it exits or does not answer.

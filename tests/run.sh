@@ -342,15 +342,20 @@ done
 t "the live hooks are documented" sh -c \
 	'for h in xdp-live xdp-generic tc-live; do grep -q "\`$h\`" docs/json-output.md || exit 1; done'
 
+# wait_line WORD FILE: up to 30 s for a line of FILE holding ' WORD '.
+wait_line() {
+	for _ in $(seq 300); do
+		grep -q " $1 " "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # Interrupted mid-way, the run removes its test bed and dies of the signal.
 live_interrupt() {
 	local sig=$1 want_rc=$2 out=$OUT/live-$1.out pid i
 	"$DYNPF" replay "$OUT/mutations.pcap" --testbed --mode xdp >"$out" 2>&1 &
 	pid=$!
-	for i in $(seq 300); do
-		grep -q ' xdp-live ' "$out" && break
-		sleep 0.1
-	done
+	wait_line xdp-live "$out"
 	if ! ip netns list | grep -q "^dynpf-tb-$pid-rx"; then
 		echo "no test bed of pid $pid while it runs"
 		kill -KILL "$pid"
@@ -367,13 +372,10 @@ t "SIGINT mid-way: the test bed is removed, exit 130" live_interrupt INT 130
 t "SIGTERM mid-way: the test bed is removed, exit 143" live_interrupt TERM 143
 # Killed (SIGKILL, nothing can be removed): the next run removes what is left.
 live_killed() {
-	local out=$OUT/live-kill.out pid i
+	local out=$OUT/live-kill.out pid
 	"$DYNPF" replay "$OUT/mutations.pcap" --testbed --mode tc >"$out" 2>&1 &
 	pid=$!
-	for i in $(seq 300); do
-		grep -q ' tc-live ' "$out" && break
-		sleep 0.1
-	done
+	wait_line tc-live "$out"
 	kill -KILL "$pid"
 	wait "$pid"
 	ip netns list | grep -q "^dynpf-tb-$pid-rx" || { echo "nothing left to remove"; return 1; }

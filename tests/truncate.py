@@ -5,38 +5,8 @@ given captures into one pcap: the input of the truncation differential test
 (BPF and native must agree on every cut, and neither may read out of bounds).
 Frames longer than --max-len are cut only up to --max-len bytes."""
 import argparse
-import struct
-import sys
 
-
-def read_pcap(path):
-    with open(path, 'rb') as f:
-        data = f.read()
-    magic = struct.unpack('<I', data[:4])[0]
-    if magic in (0xa1b2c3d4, 0xa1b23c4d):
-        endian = '<'
-    elif magic in (0xd4c3b2a1, 0x4d3cb2a1):
-        endian = '>'
-    else:
-        sys.exit(f'{path}: not a classic pcap file')
-    off = 24
-    while off + 16 <= len(data):
-        _, _, caplen, _ = struct.unpack(endian + 'IIII', data[off:off + 16])
-        off += 16
-        yield data[off:off + caplen]
-        off += caplen
-
-
-def write_pcap(path, frames):
-    """Every frame into a classic Ethernet pcap, a microsecond apart; how many."""
-    n = 0
-    with open(path, 'wb') as out:
-        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
-        for frame in frames:
-            out.write(struct.pack('<IIII', n // 1000000, n % 1000000, len(frame), len(frame)))
-            out.write(frame)
-            n += 1
-    return n
+from pcapfile import read_pcap, write_pcap
 
 
 def tool(doc, options, frames):

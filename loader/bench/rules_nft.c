@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/rules.h"
+#include "lang/rules_lang.h"
 #include "lib/log.h"
 
 /* Is an executable name in $PATH? */
@@ -127,14 +128,6 @@ static void nft_addr(struct nft_line *l, const struct dynpf_match *m, const char
 	nft_put(l, "/%u", plen);
 }
 
-static void nft_range(struct nft_line *l, uint32_t lo, uint32_t hi)
-{
-	if (lo == hi)
-		nft_put(l, " %u", lo);
-	else
-		nft_put(l, " %u-%u", lo, hi);
-}
-
 /*
  * One generated rule in nft's words (in an inet table's chain). Only what
  * bench_rules_gen() produces is translated: -EINVAL for anything else.
@@ -144,6 +137,7 @@ static int nft_rule(FILE *f, const struct dynpf_rule *r)
 	const struct dynpf_match *m = &r->m;
 	const char *l4 = m->proto == 6 ? "tcp" : m->proto == 17 ? "udp" : NULL;
 	struct nft_line l = { .n = 0 };
+	char rb[DYNPF_RANGE_TEXT_MAX]; /* a range's text */
 
 	if (m->fields & ~(DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST | DYNPF_M_TTL | DYNPF_M_DSCP |
 			  DYNPF_M_PROTO | DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS))
@@ -156,7 +150,7 @@ static int nft_rule(FILE *f, const struct dynpf_rule *r)
 		nft_addr(&l, m, "daddr", m->dst, m->dst_plen);
 	if (m->fields & DYNPF_M_TTL) {
 		nft_put(&l, " %s", m->family == 6 ? "ip6 hoplimit" : "ip ttl");
-		nft_range(&l, m->ttl_lo, m->ttl_hi);
+		nft_put(&l, " %s", dynpf_range_text(rb, m->ttl_lo, m->ttl_hi));
 	}
 	if (m->fields & DYNPF_M_DSCP)
 		nft_put(&l, " %s dscp %u", m->family == 6 ? "ip6" : "ip", m->dscp);
@@ -168,11 +162,11 @@ static int nft_rule(FILE *f, const struct dynpf_rule *r)
 			return -EINVAL;
 		if (m->fields & DYNPF_M_SPORT) {
 			nft_put(&l, " %s sport", l4);
-			nft_range(&l, m->sport_lo, m->sport_hi);
+			nft_put(&l, " %s", dynpf_range_text(rb, m->sport_lo, m->sport_hi));
 		}
 		if (m->fields & DYNPF_M_DPORT) {
 			nft_put(&l, " %s dport", l4);
-			nft_range(&l, m->dport_lo, m->dport_hi);
+			nft_put(&l, " %s", dynpf_range_text(rb, m->dport_lo, m->dport_hi));
 		}
 	}
 	if (m->fields & DYNPF_M_TCP_FLAGS)
@@ -192,7 +186,7 @@ static int nft_rule(FILE *f, const struct dynpf_rule *r)
 		if (m->val[i].field != DYNPF_V_MSS)
 			return -EINVAL;
 		nft_put(&l, " tcp option maxseg size");
-		nft_range(&l, m->val[i].lo, m->val[i].hi);
+		nft_put(&l, " %s", dynpf_range_text(rb, m->val[i].lo, m->val[i].hi));
 	}
 	switch (r->action) {
 	case DYNPF_ACT_PASS:

@@ -17,29 +17,20 @@
 #include "channel/ring.h"
 #include "dynpf.skel.h"
 #include "lib/log.h"
+#include "lib/util.h"
+
+static const char *const field_names[] = { DYNPF_FIELDS(DYNPF_NAME_ROW) };
+
+static const char *const msg_names[] = { DYNPF_MSG_TYPES(DYNPF_NAME_ROW) };
 
 const char *dynpf_field_name(unsigned int field)
 {
-	switch (field) {
-#define X(n, v, t) \
-	case v:    \
-		return t;
-		DYNPF_FIELDS(X)
-#undef X
-	}
-	return "unknown";
+	return DYNPF_NAME_OF(field_names, field, "unknown");
 }
 
 const char *dynpf_msg_name(unsigned int type)
 {
-	switch (type) {
-#define X(n, v, t) \
-	case v:    \
-		return t;
-		DYNPF_MSG_TYPES(X)
-#undef X
-	}
-	return "unknown";
+	return DYNPF_NAME_OF(msg_names, type, "unknown");
 }
 
 static int on_ack(void *ctx, void *data, size_t size)

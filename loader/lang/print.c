@@ -46,12 +46,20 @@ static void put_if(struct out *o, __u32 ifindex)
 		put(o, " %u", ifindex);
 }
 
-static void put_range(struct out *o, __u32 lo, __u32 hi)
+const char *dynpf_range_text(char *buf, __u32 lo, __u32 hi)
 {
 	if (lo == hi)
-		put(o, " %u", lo);
+		snprintf(buf, DYNPF_RANGE_TEXT_MAX, "%u", lo);
 	else
-		put(o, " %u-%u", lo, hi);
+		snprintf(buf, DYNPF_RANGE_TEXT_MAX, "%u-%u", lo, hi);
+	return buf;
+}
+
+static void put_range(struct out *o, __u32 lo, __u32 hi)
+{
+	char b[DYNPF_RANGE_TEXT_MAX];
+
+	put(o, " %s", dynpf_range_text(b, lo, hi));
 }
 
 static void put_named(struct out *o, const struct name_val *t, __u32 v)

@@ -95,6 +95,10 @@ int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_
  */
 int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len);
 
+/* A range as the language writes it, "LO" or "LO-HI" (nft writes it so too): buf. */
+#define DYNPF_RANGE_TEXT_MAX 24
+const char *dynpf_range_text(char *buf, __u32 lo, __u32 hi);
+
 /* "set default-action drop": a setting line. snprintf's contract. */
 int dynpf_setting_format(unsigned int key, __u64 value, char *buf, size_t len);
 

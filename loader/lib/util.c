@@ -7,6 +7,11 @@
 
 #include "lib/util.h"
 
+const char *dynpf_table_name(const char *const *names, size_t n, unsigned int v, const char *dflt)
+{
+	return v < n && names[v] ? names[v] : dflt;
+}
+
 double dynpf_now(void)
 {
 	struct timespec ts;

@@ -17,6 +17,15 @@
 #define DYNPF_EXIT_DIFF 1  /* ran, found differences */
 #define DYNPF_EXIT_USAGE 2 /* bad invocation, bad input, or failure */
 
+/*
+ * The name of v in a table of names indexed by value (built from an
+ * X-macro table of the ABI: [val] = "name"), or dflt where it has none.
+ */
+const char *dynpf_table_name(const char *const *names, size_t n, unsigned int v, const char *dflt);
+#define DYNPF_NAME_OF(names, v, dflt) dynpf_table_name(names, ARRAY_SIZE(names), v, dflt)
+/* A row of such a table from a row X(NAME, val, "name", ...) of the ABI's. */
+#define DYNPF_NAME_ROW(n, v, t, ...) [v] = t,
+
 /* CLOCK_MONOTONIC, in seconds and in whole milliseconds. */
 double dynpf_now(void);
 int64_t dynpf_now_ms(void);

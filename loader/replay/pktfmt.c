@@ -4,44 +4,29 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "replay/pktfmt.h"
 
-static const char *const err_names[] = {
-#define X(name, val, json, desc) [val] = json,
-	DYNPF_ERRORS(X)
-#undef X
-};
+static const char *const err_names[] = { DYNPF_ERRORS(DYNPF_NAME_ROW) };
 
-static const char *const proto_names[] = {
-#define X(name, val, json) [val] = json,
-	DYNPF_PROTOS(X)
-#undef X
-};
+static const char *const proto_names[] = { DYNPF_PROTOS(DYNPF_NAME_ROW) };
 
-static const char *const tlv_family_names[] = {
-#define X(name, val, json) [val] = json,
-	DYNPF_TLV_FAMILIES(X)
-#undef X
-};
+static const char *const tlv_family_names[] = { DYNPF_TLV_FAMILIES(DYNPF_NAME_ROW) };
 
 const char *dynpf_err_name(unsigned int err)
 {
 	static char buf[16];
+	const char *s = DYNPF_NAME_OF(err_names, err, NULL);
 
-	if (err < sizeof(err_names) / sizeof(err_names[0]) && err_names[err])
-		return err_names[err];
-	snprintf(buf, sizeof(buf), "e%u", err);
-	return buf;
+	return s ?: (snprintf(buf, sizeof(buf), "e%u", err), buf);
 }
 
 const char *dynpf_proto_name(unsigned int proto)
 {
 	static char buf[16];
+	const char *s = DYNPF_NAME_OF(proto_names, proto, NULL);
 
-	if (proto < sizeof(proto_names) / sizeof(proto_names[0]) && proto_names[proto])
-		return proto_names[proto];
-	snprintf(buf, sizeof(buf), "p%u", proto);
-	return buf;
+	return s ?: (snprintf(buf, sizeof(buf), "p%u", proto), buf);
 }
 
 const char *dynpf_hook_name(unsigned int hook)
