@@ -653,6 +653,8 @@ fi
 
 echo "== output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" "${CAPS[@]}"
+t "loader/'s folders include only what loader/README.md says they may call" \
+	python3 tests/check_layers.py
 t "docs and man pages list every command, option, key, keyword and error; pages render" \
 	python3 tests/check_docs.py "$DYNPF" "$BUILD/man"
 
