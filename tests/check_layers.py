@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """The arrows between loader/'s folders run one way: every include of a
-loader header names its folder (but the BPF baselines' own, *.bpf.*), and
-a folder includes only its own headers
-and those of the folders loader/README.md's table says it may call. Also:
+loader header names its folder (but the BPF baselines' own, *.bpf.*), and a
+folder includes only its own headers and those of the folders
+loader/README.md's table says it may call. Also:
 include/ includes nothing of the project, parsers/ only parsers/ and the
 ABI, bpf/ never loader/. Prints each include that breaks a rule; exit 1."""
 import os
