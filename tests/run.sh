@@ -548,6 +548,11 @@ fi
 for cmd in replay parse bench; do
 	t "$cmd --help" "$DYNPF" "$cmd" --help
 done
+# Help of a subcommand is help, with no daemon to ask.
+for sub in add del list; do
+	t_err "rule $sub --help is the usage, no daemon asked" 0 "Usage: dynpf rule add" \
+		env DYNPF_SOCKET="$OUT/no-daemon.sock" "$DYNPF" rule "$sub" --help
+done
 # A tiny bench: every program loads and runs, exit 0, and the primitives table
 # is printed (t_err with status 0).
 t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \

@@ -43,6 +43,11 @@ int cmd_rule(int argc, char **argv)
 		rule_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
 	}
+	/* `rule add --help`: help, not a rule named --help sent to the daemon. */
+	if (argc == 3 && dynpf_is_help(argv[2])) {
+		rule_usage(stdout);
+		return DYNPF_EXIT_OK;
+	}
 	if (!strcmp(argv[1], "add")) {
 		json_object *words;
 

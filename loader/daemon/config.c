@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The daemon's configuration file: see config.h and configs/README.md.
+ * The daemon's configuration file: see config.h and docs/config.md.
  */
 #include <errno.h>
 #include <grp.h>

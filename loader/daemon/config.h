@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The daemon's configuration file: JSON with comments (configs/dynpf.conf is
- * the annotated example, docs in configs/README.md).
+ * the annotated example, docs in docs/config.md).
  */
 #ifndef DYNPF_LOADER_CONFIG_H
 #define DYNPF_LOADER_CONFIG_H
