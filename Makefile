@@ -101,10 +101,11 @@ $(BUILD)/dynpf: $(LOADER_OBJS) | $(BUILD)
 # The unit tests: one harness (tests/lib/unit.h) linked into each; a binary
 # grown past one file has a folder of files by topic (tests/lang/, tests/ctrl/).
 UNIT      := tests/lib/unit.c
-UNIT_HDRS := tests/lib/unit.h $(wildcard tests/lang/*.h tests/ctrl/*.h) $(HEADERS)
-$(BUILD)/test_parsers: tests/test_parsers.c $(UNIT) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
+UNIT_HDRS := tests/lib/unit.h $(wildcard tests/*/*.h) $(HEADERS)
+PARSERS_TEST_SRCS := $(wildcard tests/parsers/*.c) $(UNIT)
+$(BUILD)/test_parsers: $(PARSERS_TEST_SRCS) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< $(UNIT) $(OUT)/native.o -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(PARSERS_TEST_SRCS) $(OUT)/native.o -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
 RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) $(LANG_SRCS)

@@ -91,6 +91,8 @@ struct dynpf_cursor {
 	__u32 err_off;   /* where the current header failed, if not its start */
 	__u8 stack;      /* index of the header stack being parsed */
 	__u8 keep_layer; /* on error: the failing header's fixed part is valid */
+	__u8 err_at;     /* on error: 1 + the index of the layer it belongs to, when
+			  * an earlier one (0: the failing header's own) */
 	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
 	__u8 max_stacks;
 	__u32 vlan_offload; /* TPID << 16 | TCI of a tag taken off the front before the

@@ -103,10 +103,12 @@ dynpf_inline int dynpf_is_l4(int proto)
 dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto, const int rare)
 {
 	__u32 start = c->off, n = p->nlayers;
+	__u64 at;
 	int r = 0;
 
 	c->err_off = start;
 	c->keep_layer = 0;
+	c->err_at = 0;
 	if (proto & DYNPF_NEXT_INNER) {
 		/* A tunnel's inner packet: the next stack, if there is room. */
 		proto &= 0xff;
@@ -143,6 +145,13 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 		p->err_layer = n;
 		p->err_proto = proto;
 		p->err_off = c->err_off;
+		/* Found here, but an earlier header's fault (dynpf_parse_fragment()). */
+		at = c->err_at;
+		dynpf_barrier_var(at); /* 64 bits, tested as used: a bound the verifier keeps */
+		if (at && at <= n && at <= DYNPF_MAX_LAYERS) {
+			p->err_layer = at - 1;
+			p->err_proto = p->layers[at - 1].proto;
+		}
 	}
 	return r;
 }

@@ -27,13 +27,14 @@ dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 			return DYNPF_P_FRAGMENT;
 		case DYNPF_IPPROTO_DSTOPTS:
 			return DYNPF_P_DSTOPTS;
-		case DYNPF_IPPROTO_AH:
-			return DYNPF_P_AH;
-		case DYNPF_IPPROTO_ESP:
-			return DYNPF_P_ESP;
 		}
 	}
 	switch (proto) {
+	/* IPsec, behind IPv4 as behind IPv6 (RFC 4302, 4303). */
+	case DYNPF_IPPROTO_AH:
+		return DYNPF_P_AH;
+	case DYNPF_IPPROTO_ESP:
+		return DYNPF_P_ESP;
 	case DYNPF_IPPROTO_IPIP: /* IPv4 in IPv4 or IPv6 (RFC 2003, 2473) */
 		return DYNPF_P_IPV4 | DYNPF_NEXT_INNER;
 	case DYNPF_IPPROTO_IPV6: /* IPv6 in IPv4 or IPv6 (RFC 4213, 2473) */
@@ -51,6 +52,17 @@ dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 	default:
 		return DYNPF_P_NONE;
 	}
+}
+
+/*
+ * A stack's extension-header chain starts empty at its IP header: IPv6's
+ * extension headers, and AH and ESP behind either version.
+ */
+dynpf_inline void dynpf_chain_reset(struct dynpf_stack *st)
+{
+	st->ip6.n = 0;
+	st->ip6.flags = 0;
+	st->ip6.seen = 0;
 }
 
 dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -94,6 +106,7 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (frag & DYNPF_IP_OFFMASK)
 		l3->frag |= DYNPF_FRAG_NONFIRST;
 	st->ip4opt = (struct dynpf_ipv4opt){};
+	dynpf_chain_reset(st);
 	/* Trailing bytes past the datagram (Ethernet padding) are not ours. */
 	c->end = c->off + tot_len;
 	c->off += hlen;
@@ -137,9 +150,7 @@ dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	};
 	__builtin_memcpy(l3->saddr, ip6->saddr, 16);
 	__builtin_memcpy(l3->daddr, ip6->daddr, 16);
-	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.n = 0;
-	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.flags = 0;
-	p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6.seen = 0;
+	dynpf_chain_reset(&p->st[c->stack & (DYNPF_MAX_STACKS - 1)]);
 	/*
 	 * Payload length 0 with a hop-by-hop header may be a jumbogram (RFC
 	 * 2675), sized by its option: keep the packet's end for it.

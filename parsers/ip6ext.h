@@ -2,10 +2,11 @@
 /*
  * IPv6 extension headers (RFC 8200): hop-by-hop and destination options,
  * routing (SRv6 SRH, RFC 8754, in full), fragment, AH (RFC 4302) and ESP
- * (RFC 4303). Each is one layer of the parse graph; the chain is bounded by
- * the max_ext setting (at most DYNPF_MAX_EXT), and what RFC 8200 says
- * should not occur is flagged. The options and SRH TLVs are decoded in
- * tlvstep.h.
+ * (RFC 4303), the last two behind IPv4 too (in the stack's chain, as
+ * behind IPv6), and jumbograms (RFC 2675). Each is one layer of the parse
+ * graph; the chain is bounded by the max_ext setting (at most
+ * DYNPF_MAX_EXT), and what RFC 8200 says should not occur is flagged. The
+ * options and SRH TLVs are decoded in tlvstep.h.
  */
 #ifndef DYNPF_PARSERS_IP6EXT_H
 #define DYNPF_PARSERS_IP6EXT_H
@@ -170,6 +171,35 @@ dynpf_inline int dynpf_ext_close_tlvs(struct dynpf_cursor *c, struct dynpf_pkt *
 	return dynpf_ipproto_next(e->nexthdr, 1);
 }
 
+#define DYNPF_JUMBO_MIN 65536
+
+/*
+ * RFC 2675, section 3: a jumbogram has payload length 0, next header
+ * hop-by-hop, and a Jumbo Payload option in it of at least 65,536, which
+ * then bounds the payload as the payload length would have; every other
+ * combination is an error of the hop-by-hop header (payload length 0 and no
+ * Jumbo option; a Jumbo option with a payload length; a Jumbo value below
+ * 65,536). ip.h kept the packet's end for payload length 0. The first
+ * entry of the chain is the hop-by-hop header right after the IPv6 header.
+ * next: what the header's parse returned.
+ */
+dynpf_inline int dynpf_jumbo_check(struct dynpf_cursor *c, struct dynpf_pkt *p,
+				   const struct dynpf_ext *e, int next)
+{
+	const struct dynpf_stack *st = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)];
+	__u32 plen = st->l3.tot_len, jumbo = e->jumbo;
+
+	c->err_off = e->off;
+	if (!(e->flags & DYNPF_EXTF_JUMBO))
+		return st->l3.version == 6 && !plen && st->ip6.n == 1 ? -DYNPF_E_BAD_HDR : next;
+	if (st->l3.version != 6 || plen || jumbo < DYNPF_JUMBO_MIN)
+		return -DYNPF_E_BAD_HDR;
+	if (!dynpf_cur_need(c, e->off, jumbo))
+		return -DYNPF_E_TRUNCATED;
+	c->end = e->off + jumbo;
+	return next;
+}
+
 /* Hop-by-hop and destination options. */
 dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto)
 {
@@ -181,9 +211,12 @@ dynpf_inline int dynpf_parse_ip6opts(struct dynpf_cursor *c, struct dynpf_pkt *p
 	h = dynpf_ext_open(c, p, proto, sizeof(*h), 8, 1, &e, &len, &r);
 	if (!h)
 		return r;
-	return dynpf_ext_close_tlvs(
-		c, p, e, proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST, len,
-		2);
+	r = dynpf_ext_close_tlvs(c, p, e,
+				 proto == DYNPF_P_HOPOPTS ? DYNPF_TLV_IPV6_HBH : DYNPF_TLV_IPV6_DST,
+				 len, 2);
+	if (proto == DYNPF_P_HOPOPTS && r >= 0)
+		r = dynpf_jumbo_check(c, p, e, r);
+	return r;
 }
 
 dynpf_inline int dynpf_parse_hopopts(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -227,6 +260,7 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l3 *l3 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3;
+	const struct dynpf_ip6chain *ch;
 	const struct dynpf_ip6_frag *h;
 	struct dynpf_ext *e;
 	__u32 len;
@@ -236,6 +270,16 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 	h = dynpf_ext_open(c, p, DYNPF_P_FRAGMENT, sizeof(*h), 0, 0, &e, &len, &r);
 	if (!h)
 		return r;
+	/*
+	 * RFC 2675: a jumbogram cannot be fragmented. The fault is the Jumbo
+	 * option's: reported at the hop-by-hop header (the first entry).
+	 */
+	ch = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].ip6;
+	if (ch->ext[0].proto == DYNPF_P_HOPOPTS && (ch->ext[0].flags & DYNPF_EXTF_JUMBO)) {
+		c->err_at = ch->ext[0].layer + 1;
+		c->err_off = ch->ext[0].off;
+		return -DYNPF_E_BAD_HDR;
+	}
 	om = dynpf_ntohs(h->off_m);
 	e->frag_off = om >> 3;
 	e->id = dynpf_ntohl(h->id);
@@ -271,7 +315,9 @@ dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	e->id = dynpf_ntohl(h->spi);
 	dynpf_ext_commit(c, p);
 	c->off += len;
-	return dynpf_ipproto_next(e->nexthdr, 1);
+	/* Behind IPv4 too: what follows is of that family (ICMP, not ICMPv6). */
+	return dynpf_ipproto_next(e->nexthdr,
+				  p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3.version == 6);
 }
 
 /* ESP: what follows SPI and sequence number is encrypted; the walk ends. */

@@ -92,6 +92,9 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		return -DYNPF_E_TRUNCATED;
 	f = dynpf_ntohs(g->flags);
 	*t = (struct dynpf_tun){ .proto = DYNPF_P_GRE, .flags = f, .inner = dynpf_ntohs(g->proto) };
+	/* RFC 2784 2.3.1: version 0; version 1 is PPTP's (RFC 2637); no other. */
+	if ((f & DYNPF_GRE_VERSION) > 1)
+		return -DYNPF_E_BAD_VERSION;
 	/*
 	 * RFC 2784: bits 1-5 must be zero, but for key and sequence (RFC 2890);
 	 * PPTP's enhanced GRE (version 1, RFC 2637) also uses bit 8, A.
@@ -118,7 +121,7 @@ dynpf_inline int dynpf_parse_gre(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		return -DYNPF_E_TRUNCATED;
 	c->off += len;
 	/* Version 1 is PPTP's enhanced GRE: its payload is not parsed. */
-	if (f & DYNPF_GRE_VERSION)
+	if ((f & DYNPF_GRE_VERSION) == 1)
 		return DYNPF_P_NONE;
 	return dynpf_tun_inner(t->inner);
 }
@@ -209,7 +212,7 @@ dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	struct dynpf_tun *t = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].tun;
 	const struct dynpf_gtpuhdr *h = dynpf_cur_slice(c, c->off, struct dynpf_gtpuhdr);
 	const struct dynpf_gtpu_opt *o;
-	__u32 i, next, elen;
+	__u32 i, next, elen, glen;
 	const __u8 *l;
 	__u8 flags, type;
 
@@ -218,15 +221,29 @@ dynpf_inline int dynpf_parse_gtpu(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	/* Kept: the next slice may slide the window away from h. */
 	flags = h->flags;
 	type = h->type;
+	glen = dynpf_ntohs(h->len);
 	*t = (struct dynpf_tun){
 		.proto = DYNPF_P_GTPU,
 		.flags = h->flags,
 		.msg_type = h->type,
 		.key = dynpf_ntohl(h->teid),
+		.len = glen,
 	};
 	/* GTPv1 (version 1) with protocol type GTP (PT 1). */
 	if (flags >> 5 != 1 || !(flags & 0x10))
 		return -DYNPF_E_BAD_VERSION;
+	/*
+	 * TS 29.281 5.1: Length counts what follows the mandatory 8 bytes, the
+	 * optional fields and extension headers included; it ends the message
+	 * for them and for the inner packet.
+	 */
+	if ((flags & 0x07) && glen < sizeof(*o)) {
+		c->err_off = c->off + 2;
+		return -DYNPF_E_BAD_LEN;
+	}
+	if (!dynpf_cur_need(c, c->off, sizeof(*h) + glen))
+		return -DYNPF_E_TRUNCATED;
+	c->end = c->off + sizeof(*h) + glen;
 	c->off += sizeof(*h);
 	if (flags & 0x07) {
 		o = dynpf_cur_slice(c, c->off, struct dynpf_gtpu_opt);

@@ -19,6 +19,13 @@ dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	/* A first fragment holds only part of the datagram its length counts. */
 	if (!(st->l3.frag & DYNPF_FRAG_IS_FRAG) && !dynpf_cur_need(c, c->off, ulen))
 		return -DYNPF_E_TRUNCATED;
+	/*
+	 * The datagram ends where its length says: a tunnel header and the
+	 * inner packet behind it are read within it, never from the bytes
+	 * after it (parsers/README.md, "Length fields").
+	 */
+	if (ulen < c->end - c->off)
+		c->end = c->off + ulen;
 	st->l4 = (struct dynpf_l4){
 		.sport = dynpf_ntohs(uh->sport),
 		.dport = dynpf_ntohs(uh->dport),

@@ -297,7 +297,7 @@ struct dynpf_tun {
 	__u8 next_ext; /* GTP-U: extension header types, in order */
 	__u8 n_ext;
 	__u8 ext_type[DYNPF_MAX_GTP_EXT];
-	__u8 pad[2];
+	__u16 len; /* GTP-U: its Length field (bytes after the 8-byte header) */
 };
 DYNPF_ASSERT_SIZE(struct dynpf_tun, 28);
 

@@ -144,6 +144,18 @@ static json_object *arp_json(const struct dynpf_arp *a)
 	return o;
 }
 
+static json_object *ext_json(const struct dynpf_pkt *p, const struct dynpf_ext *e);
+
+/* The stack's extension headers in chain order: IPv6's, and AH/ESP behind IPv4. */
+static json_object *chain_json(const struct dynpf_pkt *p, const struct dynpf_stack *st)
+{
+	json_object *ext = json_object_new_array();
+
+	for (unsigned int i = 0; i < st->ip6.n && i < DYNPF_MAX_EXT; i++)
+		json_object_array_add(ext, ext_json(p, &st->ip6.ext[i]));
+	return ext;
+}
+
 static json_object *ipv4_json(const struct dynpf_pkt *p, const struct dynpf_stack *st, int layer)
 {
 	const struct dynpf_l3 *l3 = &st->l3;
@@ -163,6 +175,7 @@ static json_object *ipv4_json(const struct dynpf_pkt *p, const struct dynpf_stac
 	add(o, "frag_off", jint(l3->frag_off));
 	add(o, "nonfirst_frag", jbool(l3->frag & DYNPF_FRAG_NONFIRST));
 	add(o, "options", tlv_json(p, DYNPF_TLV_IPV4_OPT, layer, "type"));
+	add(o, "ext", chain_json(p, st));
 	if (io->seen & DYNPF_IPOPT_RA)
 		add(o, "ra", jint(io->ra));
 	if (io->seen & DYNPF_IPOPT_TS) {
@@ -234,7 +247,7 @@ static json_object *ext_json(const struct dynpf_pkt *p, const struct dynpf_ext *
 static json_object *ipv6_json(const struct dynpf_pkt *p, const struct dynpf_stack *st)
 {
 	const struct dynpf_l3 *l3 = &st->l3;
-	json_object *o = json_object_new_object(), *ext = json_object_new_array(), *fl;
+	json_object *o = json_object_new_object(), *fl;
 
 	add(o, "src", jaddr(AF_INET6, l3->saddr));
 	add(o, "dst", jaddr(AF_INET6, l3->daddr));
@@ -243,9 +256,7 @@ static json_object *ipv6_json(const struct dynpf_pkt *p, const struct dynpf_stac
 	add(o, "tclass", jint(l3->tos));
 	add(o, "flow_label", jint(l3->flow_label));
 	add(o, "payload_len", jint(l3->tot_len));
-	for (unsigned int i = 0; i < st->ip6.n && i < DYNPF_MAX_EXT; i++)
-		json_object_array_add(ext, ext_json(p, &st->ip6.ext[i]));
-	add(o, "ext", ext);
+	add(o, "ext", chain_json(p, st));
 	fl = json_object_new_object();
 	add(fl, "hbh_not_first", jbool(st->ip6.flags & DYNPF_EXT_HBH_NOT_FIRST));
 	add(fl, "repeated", jbool(st->ip6.flags & DYNPF_EXT_REPEATED));
@@ -393,6 +404,7 @@ static json_object *tun_json(const struct dynpf_pkt *p, const struct dynpf_tun *
 		add(o, "version", jint(t->flags >> 5));
 		add(o, "msg_type", jint(t->msg_type));
 		add(o, "teid", jint(t->key));
+		add(o, "length", jint(t->len));
 		if (t->flags & 0x07)
 			add(o, "seq", jint(t->seq));
 		for (unsigned int i = 0; i < t->n_ext && i < DYNPF_MAX_GTP_EXT; i++)
