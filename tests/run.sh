@@ -278,8 +278,8 @@ PY
 # cut_check CMD FILE RECORDS EXIT MESSAGE: `dynpf CMD FILE`, in text and with
 # -j, prints eth_basic.pcap's first RECORDS records exactly and a summary of
 # RECORDS packets (RECORDS -: no record, no summary), exits EXIT, and says
-# MESSAGE on stderr ("dynpf: MESSAGE"), and with -j also as the last line
-# of its output, {"error": MESSAGE}.
+# MESSAGE on stderr ("dynpf: MESSAGE", after the output on one pipe), and
+# with -j also as the last line of its output, {"error": MESSAGE}.
 cut_check() {
 	python3 - "$DYNPF" "$OUT/cut" "$@" <<'PY'
 import json, os, re, subprocess, sys
@@ -333,6 +333,11 @@ for js in (False, True):
     if bad:
         print('\n'.join([' '.join(argv + [path])] + out[-3:] + err))
         break
+# On one pipe, the message comes last: after the output (stdout flushed first).
+r = subprocess.run([dynpf, cmd, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                   text=True)
+if rc and not bad and r.stdout.splitlines()[-1:] != [f'dynpf: {msg}']:
+    bad.append(f'stdout and stderr on one pipe: the last line is not the message: {r.stdout}')
 print('\n'.join(bad) or 'as expected')
 sys.exit(1 if bad else 0)
 PY

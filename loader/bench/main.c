@@ -245,8 +245,10 @@ static int run_live(const struct bench_live_cfg *lc)
 	}
 	/* A capture cut short: its whole records were sent; the cut, then exit 2. */
 	err = r->capture_end[0] ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
-	if (err)
+	if (err) {
+		fflush(stdout); /* after the results, on a pipe too */
 		p_err("%s", r->capture_end);
+	}
 	bench_live_free(r);
 	return err;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -327,6 +328,7 @@ bool dynpf_capture_report_end(const struct dynpf_capture *cap)
 {
 	if (!cap->bad_end[0])
 		return false;
+	fflush(stdout); /* after the output, on a pipe too */
 	p_err("%s", cap->bad_end);
 	return true;
 }
