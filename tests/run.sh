@@ -206,6 +206,182 @@ for c in "${CAPS[@]}"; do
 	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
 done
 
+echo "== a capture cut short: its whole records, then the cut (exit 2)"
+# Copies of eth_basic.pcap cut at byte offsets, and a pcapng made of it
+# (big-endian, so the byte-swapped path is read; an interface statistics
+# block last) cut the same ways: inside record 5's header, inside its data,
+# right before it (not a cut: exit 0, the first 4 records), inside the file
+# header (an error naming the file, nothing processed). Each line of
+# $OUT/cut/cases: FILE|RECORDS|EXIT|MESSAGE|WHAT (RECORDS -: nothing processed).
+mkdir -p "$OUT/cut"
+python3 - pcap-tests/eth_basic.pcap "$OUT/cut" <<'PY'
+import struct
+import sys
+sys.path.insert(0, 'tests')
+from pcapfile import read_pcap  # noqa: E402
+
+src, out = sys.argv[1], sys.argv[2]
+frames = list(read_pcap(src))
+data = open(src, 'rb').read()
+starts, off = [], 24  # where each record starts in the pcap
+for f in frames:
+    starts.append(off)
+    off += 16 + len(f)
+
+
+def block(btype, body):
+    body += b'\0' * (-len(body) % 4)
+    return struct.pack('>II', btype, 12 + len(body)) + body + struct.pack('>I', 12 + len(body))
+
+
+ng = [block(0x0A0D0D0A, struct.pack('>IHHq', 0x1A2B3C4D, 1, 0, -1)),
+      block(1, struct.pack('>HHI', 1, 0, 65535))]
+ng_starts = []
+for i, f in enumerate(frames):
+    ng_starts.append(sum(map(len, ng)))
+    ng.append(block(6, struct.pack('>IIIII', 0, 0, i, len(f), len(f)) + f))
+isb_at = sum(map(len, ng))
+ng.append(block(5, struct.pack('>III', 0, 0, 0)))
+ng = b''.join(ng)
+k = 5  # the record cut
+cases = []
+
+
+def cut(name, blob, n, what, at=None, msg='', records=None):
+    """blob's first n bytes; record k, at byte at, is cut (None: a whole record is last)."""
+    path = f'{out}/{name}'
+    with open(path, 'wb') as f:
+        f.write(blob[:n])
+    if at is not None:
+        msg = f'{path}: record {k} is cut short: it starts at byte {at}, the file ends at byte {n}'
+    cases.append((path, k - 1 if records is None else records, 2 if msg else 0, msg, what))
+
+
+for name, blob, at, hdr in (('pcap', data, starts[k - 1], 16), ('pcapng', ng, ng_starts[k - 1], 28)):
+    cut(f'hdr.{name}', blob, at + 7, f'{name}, inside record {k}\'s header', at)
+    cut(f'data.{name}', blob, at + hdr + 30, f'{name}, inside record {k}\'s data', at)
+    cut(f'boundary.{name}', blob, at, f'{name}, right before record {k}')
+cut('file.pcap', data, 10, 'pcap, inside the file header', records='-',
+    msg=f'{out}/file.pcap: cut short inside its pcap file header: the file has 10 bytes, '
+        'the header 24')
+cut('file.pcapng', ng, 20, 'pcapng, inside the section header', records='-',
+    msg=f'{out}/file.pcapng: cut short inside its pcapng section header: the file has 20 bytes, '
+        'the header 28')
+k = len(frames) + 1
+cut('isb.pcapng', ng, isb_at + 10, 'pcapng, inside a statistics block after the last record',
+    msg=f'{out}/isb.pcapng: a pcapng interface statistics block after record {k - 1} is cut '
+        f'short: it starts at byte {isb_at}, the file ends at byte {isb_at + 10}')
+with open(f'{out}/cases', 'w') as f:
+    for c in cases:
+        f.write('|'.join(map(str, c)) + '\n')
+PY
+# cut_check CMD FILE RECORDS EXIT MESSAGE: `dynpf CMD FILE`, in text and with
+# -j, prints eth_basic.pcap's first RECORDS records exactly and a summary of
+# RECORDS packets (RECORDS -: no record, no summary), exits EXIT, and says
+# MESSAGE on stderr ("dynpf: MESSAGE", after the output on one pipe), and
+# with -j also as the last line of its output, {"error": MESSAGE}.
+cut_check() {
+	python3 - "$DYNPF" "$OUT/cut" "$@" <<'PY'
+import json, os, re, subprocess, sys
+dynpf, dir, cmd, path, n, rc, msg = sys.argv[1:]
+header_cut = n == '-'
+n, rc = 0 if header_cut else int(n), int(rc)
+bad = []
+for js in (False, True):
+    argv = [dynpf] + (['-j'] if js else []) + [cmd]
+    ref = f'{dir}/ref-{cmd}-{"json" if js else "text"}'
+    if not os.path.exists(ref):
+        with open(ref, 'w') as f:
+            subprocess.run(argv + ['pcap-tests/eth_basic.pcap'], stdout=f, check=True)
+    want = open(ref).read().splitlines()
+    r = subprocess.run(argv + [path], capture_output=True, text=True)
+    out, err = r.stdout.splitlines(), r.stderr.splitlines()
+    what = '-j ' if js else ''
+    if r.returncode != rc:
+        bad.append(f'{what}exit {r.returncode}, want {rc}')
+    if err != ([f'dynpf: {msg}'] if rc else []):
+        bad.append(f'{what}stderr {err}, want {msg!r}')
+    if js:
+        lines = [json.loads(ln) for ln in out]
+        errs = [o for o in lines if list(o) == ['error']]
+        if errs != ([{'error': msg}] if rc else []) or (rc and lines[-1] != errs[0]):
+            bad.append(f'-j: errors {errs}, want {[msg] if rc else []}, last')
+        recs = [o for o in lines if 'pkt' in o]
+        want_recs = [o for o in map(json.loads, want) if o.get('pkt', n + 1) <= n]
+        summ = [o for o in lines if 'summary' in o]
+        if header_cut:
+            ok_summ = not summ
+        else:
+            ok_summ = len(summ) == 1 and summ[0]['packets'] == n and all(
+                h['parsed'] + h['skipped'] == n for h in summ[0]['by_hook'].values())
+    else:
+        def records(lines):
+            return [ln for ln in lines if re.match(r' *(\d+)  ', ln)]
+        recs = records(out)
+        want_recs = [ln for ln in records(want) if int(ln.split()[0]) <= n]
+        hooks = [re.match(r'  (\S+) +(\d+) parsed, (\d+) skipped', ln) for ln in out]
+        hooks = [int(h[2]) + int(h[3]) for h in hooks if h]
+        if header_cut:
+            ok_summ = not out
+        else:
+            ok_summ = f'{path}: {n} packets' in out and hooks and set(hooks) == {n}
+    if not ok_summ:
+        bad.append(f'{what}summary: not of {n} packets')
+    if recs != want_recs:
+        bad.append(f'{what}{len(recs)} records, want the first {n} of eth_basic.pcap, '
+                   f'{len(want_recs)}')
+    if bad:
+        print('\n'.join([' '.join(argv + [path])] + out[-3:] + err))
+        break
+# On one pipe, the message comes last: after the output (stdout flushed first).
+r = subprocess.run([dynpf, cmd, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                   text=True)
+if rc and not bad and r.stdout.splitlines()[-1:] != [f'dynpf: {msg}']:
+    bad.append(f'stdout and stderr on one pipe: the last line is not the message: {r.stdout}')
+print('\n'.join(bad) or 'as expected')
+sys.exit(1 if bad else 0)
+PY
+}
+while IFS='|' read -r -u 3 file n rc msg what; do
+	for cmd in parse replay; do
+		t "$cmd of a cut capture: $what (exit $rc, records: $n)" \
+			cut_check "$cmd" "$file" "$n" "$rc" "$msg"
+	done
+done 3<"$OUT/cut/cases"
+# cut_walk RECORDS MESSAGE CMD...: the other readers of a capture (--expect,
+# --check-native, --rules, --testbed) use its whole records and say the cut:
+# `CMD` (with -j) exits 2, its summary counts RECORDS packets on every hook
+# with no difference and no failure, and its last line is MESSAGE's error.
+cut_walk() {
+	python3 - "$@" <<'PY'
+import json, subprocess, sys
+n, msg, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+r = subprocess.run(argv, capture_output=True, text=True)
+lines = [json.loads(ln) for ln in r.stdout.splitlines()]
+summ = [o for o in lines if 'summary' in o]
+bad = [] if r.returncode == 2 else [f'exit {r.returncode}, want 2']
+if len(summ) != 1 or summ[0]['packets'] != n or any(
+        summ[0].get(k) for k in ('mismatches', 'native_mismatches', 'live_mismatches', 'failures')):
+    bad.append(f'summary {summ}, want {n} packets, no difference, no failure')
+elif any(h['parsed'] + h['skipped'] != n for h in summ[0]['by_hook'].values()):
+    bad.append(f'not {n} packets on every hook: {summ[0]["by_hook"]}')
+if not lines or lines[-1] != {'error': msg}:
+    bad.append(f'last line {lines[-1:]}, want the error {msg!r}')
+print('\n'.join(bad + r.stderr.splitlines()[-5:]) or 'as expected')
+sys.exit(1 if bad else 0)
+PY
+}
+cut=$OUT/cut/data.pcapng
+cutmsg=$(sed -n "s#^$cut|[^|]*|[^|]*|\([^|]*\)|.*#\1#p" "$OUT/cut/cases")
+t "replay --expect --check-native --rules of a cut capture: its 4 records, then the cut" \
+	cut_walk 4 "$cutmsg" "$DYNPF" -j replay "$cut" --expect pcap-tests/eth_basic.expect.jsonl \
+	--check-native --rules tests/rules/captures.rules
+t "parse --expect of a cut capture: its 4 records, then the cut" \
+	cut_walk 4 "$cutmsg" "$DYNPF" -j parse "$cut" --expect pcap-tests/eth_basic.expect.jsonl
+t "replay --testbed --mode tc of a cut capture: its 4 records, then the cut" \
+	cut_walk 4 "$cutmsg" "$DYNPF" -j replay "$cut" --testbed --mode tc --check-native \
+	--expect pcap-tests/eth_basic.expect.jsonl
+
 echo "== xdp-frags with the fragment boundary at every byte of the headers"
 # --xdp-linear N puts the first N bytes in the linear part: every header and
 # TCP option straddles the boundary for some N, and must parse the same.
@@ -487,6 +663,10 @@ vg "replay -j of a malformed capture" 0 "$DYNPF" -j replay pcap-tests/malformed.
 vg "replay of a non-capture" 2 "$DYNPF" replay tests/rules/all.rules
 vg "parse, text" 0 "$DYNPF" parse pcap-tests/tunnels.pcap
 vg "parse -j" 0 "$DYNPF" -j parse pcap-tests/ipv6_ext.pcap
+vg "replay of a capture cut inside a record" 2 "$DYNPF" replay "$OUT/cut/hdr.pcap" -q
+vg "parse -j of a pcapng cut inside a record" 2 "$DYNPF" -j parse "$OUT/cut/data.pcapng"
+vg "parse of a pcapng cut inside its section header" 2 "$DYNPF" parse "$OUT/cut/file.pcapng"
+vg "parse of a pcap cut inside its file header" 2 "$DYNPF" parse "$OUT/cut/file.pcap"
 vg "rules check" 0 "$DYNPF" rules check tests/rules/all.rules
 vg "rules check -j" 0 "$DYNPF" -j rules check tests/rules/captures.rules
 vg "rules check of a bad file" 1 "$DYNPF" rules check tests/rules/bad-port.rules

@@ -151,6 +151,7 @@ enum {
 
 struct bench_live {
 	char capture[PATH_MAX];
+	char capture_end[512]; /* where the capture stopped short of its end (capture.h), or "" */
 	uint32_t duration, batch, mtu;
 	size_t nframes_capture, nframes;
 	size_t skipped_short, skipped_long, skipped_refused, skipped_many;

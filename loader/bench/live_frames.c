@@ -64,6 +64,8 @@ int lv_frames_load(struct lv_ctx *x, const char *path)
 	err = dynpf_capture_load(path, &x->cap);
 	if (err)
 		return err;
+	/* A capture cut short: its whole records are sent; the cut is said after the output. */
+	snprintf(res->capture_end, sizeof(res->capture_end), "%s", x->cap.bad_end);
 	res->nframes_capture = x->cap.n;
 	x->frames = calloc(x->cap.n ? x->cap.n : 1, sizeof(*x->frames));
 	x->parsed = calloc(x->cap.n ? x->cap.n : 1, sizeof(*x->parsed));

@@ -243,8 +243,14 @@ static int run_live(const struct bench_live_cfg *lc)
 	} else {
 		bench_live_print_text(r);
 	}
+	/* A capture cut short: its whole records were sent; the cut, then exit 2. */
+	err = r->capture_end[0] ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+	if (err) {
+		fflush(stdout); /* after the results, on a pipe too */
+		p_err("%s", r->capture_end);
+	}
 	bench_live_free(r);
-	return DYNPF_EXIT_OK;
+	return err;
 }
 
 /* The packets of the rule benchmarks: syn and ipv6-udp, and the empty programs. */

@@ -22,7 +22,10 @@ static void parse_usage(FILE *f)
 		"                    tunnel's inner packet (default 2)\n"
 		"  -q, --quiet       print only differences and the summary\n"
 		"  -j, --json        JSON lines (as the global -j)\n"
-		"  -h, --help        this text\n");
+		"  -h, --help        this text\n"
+		"\n"
+		"Exit status: 0 all matched, 1 differences, 2 bad input (a capture cut short:\n"
+		"parsed up to its last whole record, then the cut is said).\n");
 }
 
 int cmd_parse(int argc, char **argv)

@@ -58,7 +58,8 @@ static void replay_usage(FILE *f)
 		   "\n"
 		   "Packets a hook cannot run (xdp: over 3520 bytes; tc: over about 3.7 KB; all:\n"
 		   "under 14 bytes) are reported as skipped for that hook, not as failures.\n"
-		   "Exit status: 0 all matched, 1 differences, 2 bad input or failure.\n");
+		   "Exit status: 0 all matched, 1 differences, 2 bad input or failure (a capture\n"
+		   "cut short: replayed up to its last whole record, then the cut is said).\n");
 }
 
 /* The words an option takes, and what each means. */

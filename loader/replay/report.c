@@ -543,6 +543,9 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		failures += o->live->check_counters(o->live->ctx, lt.hs.parsed, lt.hs.err);
 	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures, &lt);
 	ret = failures ? 2 : (exp_diffs || native_diffs || lt.diffs) ? 1 : 0;
+	/* A capture cut short: its whole records were walked, then the cut is said. */
+	if (dynpf_capture_report_end(&cap))
+		ret = 2;
 	if (need_bpf)
 		dynpf_progs_close(&pr);
 free_expect:

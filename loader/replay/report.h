@@ -55,7 +55,8 @@ struct dynpf_walk_opts {
  * Parse every packet of a capture on the chosen hooks, print the records
  * (text table, or JSON lines with -j), compare with --expect and native, and
  * print a summary. Returns 0 when everything matched, 1 on any difference,
- * 2 on bad input or a failure to run.
+ * 2 on bad input or a failure to run. A capture cut short is walked up to
+ * its last whole record; the cut is said after the summary, and 2 returned.
  */
 int dynpf_walk_capture(const struct dynpf_walk_opts *o);
 
