@@ -148,4 +148,8 @@ def cap_lengths():
        "of 8 + 8 + 40, 12 bytes of IP payload after the datagram: "
        "truncated at gtpu", gtpu(255, 0x171B, blob(inn)), inn,
        err=("truncated", 0), ulen=8 + 8 + 40)
+    inn = inner(in_v4(17), pkt_udp(n(), rbytes(4)))
+    g4("G-PDU after a UDP length of 8 (the G-PDU and its inner IPv4 / UDP "
+       "in the IP payload after the datagram): truncated at gtpu",
+       gtpu(255, 0x171C, blob(inn)), inn, err=("truncated", 0), ulen=8)
     return c
