@@ -226,6 +226,24 @@ t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-fra
 echo "== hostile frames: random mutations of every capture packet (fixed seed)"
 python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" "${CAPS[@]}" >/dev/null
 t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
+# Targeted ones: length fields lowered or raised (tests/mutate.py --lengths).
+python3 tests/mutate.py --count 0 --lengths 30 "$OUT/length-mutations.pcap" "${CAPS[@]}" \
+	>/dev/null
+t "length-field mutations: BPF and native agree" "$DYNPF" replay \
+	"$OUT/length-mutations.pcap" --check-native -q
+
+echo "== every ok parse is bounded by the shortest enclosing length (tests/check_bounds.py)"
+# bounds CAPTURE: the JSON records of xdp, xdp-frags, tc and the native parse, checked.
+bounds() (
+	set -o pipefail
+	{ "$DYNPF" -j replay "$1" --hook all && "$DYNPF" -j parse "$1"; } |
+		python3 tests/check_bounds.py
+)
+t "bounds: the random mutations" bounds "$OUT/mutations.pcap"
+t "bounds: the length-field mutations" bounds "$OUT/length-mutations.pcap"
+for c in "${CAPS[@]}"; do
+	t "bounds: $c" bounds "$c"
+done
 
 echo "== classification: the BPF classifier and the native reference decide alike"
 for c in "${CAPS[@]}"; do

@@ -69,21 +69,6 @@ void test_prio_nonterm(void)
 	CHECK_EQ("prio: mark flag", v.flags, DYNPF_VF_MARK);
 }
 
-/* A test run of prog on p: its return code, or -1; for TC, the skb after it. */
-static int test_run(struct bpf_program *prog, const struct pkt *p, struct __sk_buff *skb)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p->b, .data_size_in = p->n);
-
-	if (skb) {
-		memset(skb, 0, sizeof(*skb));
-		o.ctx_in = skb;
-		o.ctx_size_in = sizeof(*skb);
-		o.ctx_out = skb;
-		o.ctx_size_out = sizeof(*skb);
-	}
-	return bpf_prog_test_run_opts(bpf_program__fd(prog), &o) ? -1 : (int)o.retval;
-}
-
 /* Actions seen from outside: XDP and TC return codes, the skb mark. */
 void test_actions(void)
 {

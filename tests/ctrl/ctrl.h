@@ -33,6 +33,11 @@ void mk4(struct pkt *p, uint8_t proto, uint8_t s, uint8_t d, uint16_t sport, uin
 void mk6(struct pkt *p, uint8_t proto, uint8_t s, uint8_t d, uint16_t sport, uint16_t dport);
 void mk_ipip(struct pkt *p, uint8_t s, const struct pkt *inner);
 int run(const struct pkt *p, struct dynpf_verdict *v, struct dynpf_pkt *parsed);
+/* A test run of prog on p (TC: skb in and out, may be NULL): its return code. */
+#define TEST_RUN_FAILED (-1000)
+struct bpf_program;
+struct __sk_buff;
+int test_run(struct bpf_program *prog, const struct pkt *p, struct __sk_buff *skb);
 
 /* ---- rules and transactions (fixtures.c) --------------------------------- */
 
@@ -67,5 +72,7 @@ void test_differential_mixed(void);
 void test_100k(void);
 /* concurrency.c */
 void test_concurrency(void);
+/* bounds.c */
+void test_inner_bounds(void);
 
 #endif

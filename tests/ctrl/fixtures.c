@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /* build/test_ctrl: the packets, rules and transactions its tests share (ctrl.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
@@ -45,10 +46,27 @@ int run(const struct pkt *p, struct dynpf_verdict *v, struct dynpf_pkt *parsed)
 	char why[128];
 
 	if (dynpf_progs_run(&pr, DYNPF_HOOK_XDP, p->b, p->n, parsed ? parsed : &tmp, why,
-			    sizeof(why)) != DYNPF_RUN_OK)
+			    sizeof(why)) != DYNPF_RUN_OK) {
+		fprintf(stderr, "test run: %s\n", why);
 		return -1;
+	}
 	*v = *pr.last_v;
 	return 0;
+}
+
+/* A test run of prog on p: its return code, or TEST_RUN_FAILED; for TC, the skb after it. */
+int test_run(struct bpf_program *prog, const struct pkt *p, struct __sk_buff *skb)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = p->b, .data_size_in = p->n);
+
+	if (skb) {
+		memset(skb, 0, sizeof(*skb));
+		o.ctx_in = skb;
+		o.ctx_size_in = sizeof(*skb);
+		o.ctx_out = skb;
+		o.ctx_size_out = sizeof(*skb);
+	}
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &o) ? TEST_RUN_FAILED : (int)o.retval;
 }
 
 /* eth / IPv6 / TCP, UDP or ICMPv6 echo; src 2001:db8::S, dst 2001:db8::1:D */

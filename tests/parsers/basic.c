@@ -265,5 +265,4 @@ void test_every_truncation(void)
 	CHECK_EQ("uncut", P.st[0].l4.nsack, 2);
 }
 
-
 /* IPv6 extension header: next header, and len-2 bytes of body after it. */

@@ -41,7 +41,7 @@ void eth(struct frame *f, unsigned int type)
 
 /* IPv4 header; tot_len 0 means "compute from payload_len". */
 void ipv4(struct frame *f, unsigned int ihl, unsigned int tot_len, unsigned int frag,
-		 unsigned int proto, unsigned int payload_len)
+	  unsigned int proto, unsigned int payload_len)
 {
 	unsigned int i;
 
@@ -72,7 +72,7 @@ void ipv6(struct frame *f, unsigned int nh, unsigned int plen)
 }
 
 void tcp(struct frame *f, unsigned int doff, unsigned int flags, const unsigned char *opt,
-		unsigned int optlen)
+	 unsigned int optlen)
 {
 	put16(f, 40000);
 	put16(f, 80);
@@ -128,8 +128,7 @@ void expect_layers(const char *name, int n, ...)
 }
 
 const unsigned char syn_opts[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0,
-					    0, 1, 0,    0,    0, 0, 1, 3,  3, 7 };
-
+				     0, 1, 0,    0,    0, 0, 1, 3,  3, 7 };
 
 void ext(struct frame *f, unsigned int nh, const unsigned char *body, unsigned int len)
 {
