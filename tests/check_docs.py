@@ -12,6 +12,9 @@
 - Every rule keyword of docs/rules.md's tables (Matches, Actions), every
   setting and every control-channel error is in dynpf-rules(7).
 - Every page renders without a warning, on a terminal and in PostScript.
+- Every known difference from tshark (tests/tshark/policy.py, DIFFERENCES)
+  has its line in docs/parsing.md ("Where dynpf and tshark differ") and is
+  used by the comparison, and that section names no other.
 
 Usage: check_docs.py [DYNPF [MANDIR]] (run.sh passes $DYNPF and $BUILD/man;
 default build/dynpf and build/man, which make man writes)."""
@@ -142,6 +145,36 @@ if len(words) < 80 or len(ctrl_errs) < 8:
 require('rule keyword', words, {'dynpf-rules(7)': pages['dynpf-rules.7']})
 require('control-channel error', ctrl_errs, {'dynpf-rules(7)': pages['dynpf-rules.7']})
 
+# The known differences from tshark: the keys of DIFFERENCES, the keys the
+# comparison skips or sides with (known(), documented()), and the lines of
+# docs/parsing.md's section, one key each, are the same.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tshark.policy import DIFFERENCES  # noqa: E402
+
+parsing = read('docs/parsing.md')
+sect = parsing.split('\n## Where dynpf and tshark differ\n', 1)
+sect = sect[1].split('\n## ', 1)[0] if len(sect) == 2 else ''
+lines = re.findall(r'^- `([a-z0-9_]+)`: \S', sect, re.M)
+used = set()
+for f in os.listdir('tests/tshark'):
+    if f.endswith('.py'):
+        used.update(re.findall(r'\b(?:known|documented)\((?:c, )?"([a-z0-9_]+)"',
+                               read(os.path.join('tests/tshark', f))))
+if not lines:
+    bad.append('docs/parsing.md: no section "Where dynpf and tshark differ" listing keys')
+if read('tests/tshark/policy.py').count('c.skip(') != 1:
+    bad.append('tests/tshark/policy.py: skip an error only through known() (a key of DIFFERENCES)')
+for k in sorted(set(lines) - set(DIFFERENCES)):
+    bad.append(f'docs/parsing.md lists `{k}`, which tests/tshark/policy.py does not know')
+for k in sorted(set(DIFFERENCES) - set(lines)):
+    bad.append(f'known difference {k} (tests/tshark/policy.py) missing from docs/parsing.md')
+for k in sorted(k for k in set(lines) if lines.count(k) > 1):
+    bad.append(f'docs/parsing.md lists `{k}` {lines.count(k)} times')
+for k in sorted(used - set(DIFFERENCES)):
+    bad.append(f'tests/tshark uses known difference {k}, which DIFFERENCES does not hold')
+for k in sorted(set(DIFFERENCES) - used):
+    bad.append(f'known difference {k} is used nowhere in tests/tshark')
+
 # Rendering: a terminal's (what man shows) and PostScript's.
 for p in pages:
     path = os.path.join(mandir, p)
@@ -160,5 +193,6 @@ for b in bad:
 print(f'{len(errs)} errors, {len(protos)} protocols, {len(cmds)} commands, '
       f'{len(subs)} subcommands, {len(opts)} options, {len(keys)} configuration keys, '
       f'{len(words)} rule keywords, {len(ctrl_errs)} control-channel errors, '
+      f'{len(DIFFERENCES)} known differences from tshark, '
       f'{len(pages)} man pages checked, {len(bad)} problems')
 sys.exit(1 if bad else 0)

@@ -27,7 +27,8 @@ def write_pcap(path, frames):
     """Every frame into a classic Ethernet pcap, a microsecond apart; how many."""
     n = 0
     with open(path, 'wb') as out:
-        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        # snaplen: libpcap's largest (a jumbogram's frame is over 65535 bytes)
+        out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1))
         for frame in frames:
             out.write(struct.pack('<IIII', n // 1000000, n % 1000000, len(frame), len(frame)))
             out.write(frame)

@@ -14,7 +14,9 @@ packet by packet, the header fields both tools decode:
           pcp, dei (outermost first)
   arp     htype, ptype, hlen, plen, op; sha, tha, spa, tpa (Ethernet/IPv4)
   ipv4    src, dst, proto, ttl, tos, tot_len, id, hdr_len, df, mf,
-          frag_off (8-byte units), nonfirst_frag
+          frag_off (8-byte units), nonfirst_frag; ext: per AH or ESP
+          behind it (tshark's ah and esp layers after ip, in order) proto,
+          next_header (not esp), len, spi
   ipv6    src, dst, next_header, hop_limit, tclass, flow_label, payload_len;
           per extension header (ext[i], in chain order): proto, next_header
           (not esp), len; hopopts/dstopts options (type/len list, len =
@@ -39,8 +41,9 @@ packet by packet, the header fields both tools decode:
   vxlan   flags (tshark's vxlan.flags >> 8), vni
   geneve  version, opt_len, oam, critical, proto, vni, options (class,
           type, len list; up to a bad option)
-  gtpu    flags, version, msg_type, teid, seq (tshark shows it with S
-          only), ext (the non-zero next-extension types in order)
+  gtpu    flags, version, msg_type, teid, length (gtp.length), seq
+          (tshark shows it with S only), ext (the non-zero next-extension
+          types in order)
   inner   the packet a tunnel (vxlan, geneve, gre, gtpu, IP in IP) carries:
           all of the above for dynpf's stack 1 (fields named inner.*),
           matched to the layers tshark shows after the tunnel header
@@ -51,8 +54,17 @@ packet by packet, the header fields both tools decode:
   error   when dynpf reports a parse error (other than the by-design limits
           `depth` and `tlv_count`), tshark must flag that header too:
           malformed/short/unreassembled, an Error-severity expert item, or
-          one of AGREE_EXPERTS (e.g. tcp.option.len.invalid for tlv_len)
+          one of AGREE_EXPERTS (e.g. tcp.option.len.invalid for tlv_len;
+          RFC 2675's jumbo experts for bad_hdr at hopopts, which count for
+          the hop-by-hop header wherever tshark puts them)
   record  every frame tshark reads has a dynpf record
+
+Where dynpf knowingly differs from tshark (its limits, its policy on bad
+option lengths, RFC checks tshark does not make, what tshark reads
+differently), the field or the error is skipped under the difference's key:
+tshark/policy.py's DIFFERENCES, each with its line in docs/parsing.md
+("Where dynpf and tshark differ"; tests/check_docs.py holds the two lists
+together). --verbose prints the key of every such skip.
 
 A field is compared only where dynpf parsed its layer (the layer is in
 `layers`) and tshark has the same header at the same position of the layer

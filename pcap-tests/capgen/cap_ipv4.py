@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-"""The captures fragments and ipv4_options."""
+"""The captures fragments, ipv4_options and ipv4_ext."""
 import random
 import socket
 import struct
@@ -8,12 +8,14 @@ from scapy.layers.inet import ICMP, IP, TCP, UDP
 from scapy.layers.inet6 import IPv6ExtHdrFragment
 from scapy.packet import Raw
 
-from .common import ACK, C4, C6, PSH, R4, S4, S6, SYN, as_raw, payload, raw_hdr, rbytes, rnd32
+from .common import (ACK, C4, C6, ETH_IPV4, MAC, PSH, R4, S4, S6, SYN, as_raw, payload, raw_hdr,
+                     rbytes, rnd32)
 from .capture import Capture
-from .l2 import eth_v4, eth_v6
+from .l2 import eth, eth_v4, eth_v6
 from .ipv4 import RA4, RR4, TS4, ipv4
-from .ipv6 import frag6, ipv6
+from .ipv6 import ah, esp, frag6, ipv6
 from .l4 import EOL, NOP, OPT, TS, icmp, tcp, ts_opts, udp
+from .tunnels import I4A, I4B, VXLAN_PORT, inner, vxlan
 
 
 # ---------------------------------------------------------------------------
@@ -200,4 +202,98 @@ def cap_ipv4_options():
     pkt("type byte (7) with no length byte after 39 bytes of options",
         [NOP, RA4(0), RR4(8, 7, [R4]), NOP, NOP, NOP], bad=b"\x07",
         l4="tcp", err="tlv_len")
+    return c
+
+
+# ---------------------------------------------------------------------------
+# ipv4_ext (ABI 2): AH (RFC 4302) and ESP (RFC 4303) behind IPv4, parsed as
+# behind IPv6 and listed in ipv4.ext
+
+
+def l4v4(l4, data=b"", src=C4, dst=S4):
+    """l4 (+ data) with the checksum of an IPv4 packet src -> dst (AH
+    between them: scapy does not see through it)."""
+    proto = {"tcp": 6, "udp": 17, "icmp": 1}[l4.proto]
+    p = IP(src=src, dst=dst, proto=proto) / l4.pkt
+    if data:
+        p = p / Raw(load=data)
+    whole = bytes(p)[20:]
+    return [as_raw(l4, whole[:l4.hlen])] + \
+        ([payload(whole[l4.hlen:])] if len(whole) > l4.hlen else [])
+
+
+def cap_ipv4_ext():
+    c = Capture("ipv4_ext", "AH and ESP behind IPv4")
+    n = [0]
+
+    def ip(proto, **kw):
+        n[0] += 1
+        return ipv4(C4, S4, proto, ident=0x5100 + n[0], opts=kw.pop("opts", []),
+                    **kw)
+
+    def t():
+        n[0] += 1
+        return tcp(49200 + n[0], 80, rnd32(), rnd32(), PSH | ACK, 3000,
+                   ts_opts())
+
+    def u():
+        n[0] += 1
+        return udp(49200 + n[0], 9)
+
+    def add(desc, *specs, **kw):
+        c.add(desc, eth_v4(), *specs, **kw)
+
+    add("AH (24 bytes, 12-byte ICV) / TCP", ip(51),
+        ah(6, 0x4001, 1, rbytes(12)), *l4v4(t(), rbytes(20)))
+    add("AH minimum (12 bytes, payload len 1) / UDP", ip(51),
+        ah(17, 0x4002, 2), *l4v4(u(), rbytes(16)))
+    add("AH (16 bytes) / ICMP echo request (protocol 1: ICMP behind IPv4)",
+        ip(51), ah(1, 0x4003, 3, rbytes(4)),
+        *l4v4(icmp(8, 0, 0x51, 1), rbytes(24)))
+    add("ESP: walk ends after it (the rest is encrypted)", ip(50),
+        esp(0x4004, 1), payload(rbytes(48)))
+    add("AH then ESP: walk ends after esp", ip(51),
+        ah(50, 0x4005, 5, rbytes(12)), esp(0x4006, 5), payload(rbytes(40)))
+    add("IPv4 with options (Router Alert, IHL 6) / AH / UDP",
+        ip(51, opts=[RA4(0)]), ah(17, 0x4007, 7, rbytes(12)),
+        *l4v4(u(), rbytes(8)))
+    add("AH twice (24 and 12 bytes) / TCP", ip(51),
+        ah(51, 0x4008, 8, rbytes(12)), ah(6, 0x4009, 9), *l4v4(t()))
+    add("AH, next header 4 (tunnel mode): inner IPv4 / ICMP in stack 1",
+        ip(51), ah(4, 0x400A, 10, rbytes(12)),
+        *inner(ipv4(I4A, I4B, 1, ident=0x5150, opts=[]),
+               icmp(8, 0, 0x52, 2, rbytes(8))))
+    inn = inner(eth(MAC[0x22], MAC[0x21], ETH_IPV4),
+                ipv4(I4A, I4B, 51, ident=0x5151, opts=[]),
+                ah(6, 0x400B, 11, rbytes(12)),
+                tcp(49299, 443, rnd32(), rnd32(), ACK, 1000, ts_opts()))
+    add("AH / UDP / VXLAN: inner eth / IPv4 / AH / TCP (each stack its "
+        "own ext list)", ip(51), ah(17, 0x400C, 12, rbytes(4)),
+        udp(49298, VXLAN_PORT), vxlan(0x51), *inn)
+    # malformed AH and ESP
+    add("AH payload len 0 (total 8 < 12), 32 bytes follow: bad_len at ah",
+        ip(51), ah(17, 0x4011, 1, plen=0), payload(rbytes(32)),
+        err=("bad_len", 2))
+    add("AH payload len 10 (48 bytes), 24 bytes of IP payload: truncated "
+        "at ah", ip(51),
+        raw_hdr("ah", bytes(ah(17, 0x4012, 1, rbytes(12), plen=10).pkt)),
+        err=("truncated", 2))
+    add("AH with 10 bytes of IP payload (< 12): truncated at ah", ip(51),
+        raw_hdr("ah", bytes(ah(17, 0x4013, 1).pkt)[:10]),
+        err=("truncated", 2))
+    add("AH payload len 4 (24 bytes), the IPv4 total length ends 8 bytes "
+        "short, Ethernet padding after it: truncated at ah", ip(51),
+        raw_hdr("ah", bytes(ah(17, 0x4014, 1, rbytes(12)).pkt)[:16]),
+        pad_to=60, err=("truncated", 2))
+    add("ESP with 6 bytes of IP payload: truncated at esp", ip(50),
+        raw_hdr("esp", struct.pack("!IH", 0x4015, 0)), err=("truncated", 2))
+    add("AH then ESP with 3 bytes: truncated at esp", ip(51),
+        ah(50, 0x4016, 1, rbytes(4)), raw_hdr("esp", b"\x00\x00\x40"),
+        err=("truncated", 3))
+    add("AH then 10 bytes of TCP: truncated at tcp", ip(51),
+        ah(6, 0x4017, 1, rbytes(12)),
+        raw_hdr("tcp", bytes(t().pkt)[:10]), err=("truncated", 3))
+    add("AH then UDP length one past the IP payload: truncated at udp",
+        ip(51), ah(17, 0x4018, 1), udp(49250, 9, ulen=8 + 12 + 1),
+        payload(rbytes(12)), err=("truncated", 3))
     return c

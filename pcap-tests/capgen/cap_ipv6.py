@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
-"""The captures ipv6_ext and ipv6_ext_malformed."""
+"""The captures ipv6_ext, ipv6_ext_malformed and jumbograms."""
 import struct
 
 from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6
 from scapy.packet import Raw
 
-from .common import ACK, C6, PSH, S6, Spec, as_raw, blob, cut_at, payload, raw_hdr, rbytes, rnd32
+from .common import (ACK, AUTO, C6, PSH, S6, Spec, as_raw, blob, cut_at, payload, raw_hdr, rbytes,
+                     rnd32)
 from .capture import Capture
 from .ipv6 import (HMAC_TLV, HOA, JUMBO, O6, PAD1, PADN, RA6, SEG, ah, build_chain, dsto, esp,
-                   frag6, hbh, l4v6, optsh, rt_hdr, srh, v6bytes, v6frame)
+                   frag6, hbh, held, l4v6, optsh, rt_hdr, srh, v6bytes, v6frame)
 from .l4 import icmp6_echo, tcp, ts_opts, udp
 
 
@@ -48,9 +49,10 @@ def cap_ipv6_ext():
         [hbh(6, [RA6(2), PADN(2), PADN(8)])], t())
     tj = t(ACK)
     jd = rbytes(100)
-    add("jumbo: payload length 0, hop-by-hop Jumbo Payload (len 4) / TCP: "
-        "the payload runs to the frame's end",
-        [hbh(6, [JUMBO(8 + tj.hlen + len(jd))])], tj, jd, plen=0)
+    add("jumbo: payload length 0, hop-by-hop Jumbo Payload 140 (< 65,536, "
+        "RFC 2675) / TCP: bad_hdr at hopopts (kept)",
+        [held(hbh(6, [JUMBO(8 + tj.hlen + len(jd))]))], tj, jd, plen=0,
+        err=("bad_hdr", 0))
     add("hop-by-hop: unknown types 0x1e (act 0) and 0x9e (act 2) / UDP",
         [hbh(17, [O6(0x1e, 2), O6(0x9e, 0)])], u())
     # destination options: unknown types with every action value
@@ -240,8 +242,8 @@ def cap_ipv6_ext_malformed():
         [hbh(60, [RA6(0), PADN(2)]),
          raw_hdr("dstopts", b"\x11\x02" + rbytes(14))],
         err=("truncated", 1))
-    add("jumbo rule: payload length 0, hop-by-hop hdr ext len 2 (24) in "
-        "a frame with 16 bytes after ipv6: truncated",
+    add("payload length 0 (a jumbogram's), hop-by-hop hdr ext len 2 (24) "
+        "in a frame with 16 bytes after ipv6: truncated",
         [raw_hdr("hopopts", b"\x06\x02" + JUMBO(100) + rbytes(8))],
         plen=0, err=("truncated", 0))
     # option past the area: tlv_len, header kept
@@ -310,4 +312,89 @@ def cap_ipv6_ext_malformed():
         add("chain hopopts dstopts routing fragment ah / udp cut to %d "
             "bytes of payload: truncated at %s" % (cut, full[j].proto),
             specs, plen=cut, err=("truncated", j))
+    return c
+
+
+# ---------------------------------------------------------------------------
+# jumbograms (RFC 2675): payload length 0 and a Jumbo Payload option in the
+# hop-by-hop header right after the IPv6 header, whose value (>= 65,536)
+# counts the bytes after the IPv6 header. Every fault is the hop-by-hop
+# header's: bad_hdr or truncated with that header kept in layers (its
+# options were walked) and error_off at its start, even when the fault is
+# found at a later header (a fragment header).
+
+
+def cap_jumbograms():
+    c = Capture("jumbograms", "IPv6 jumbograms (RFC 2675)")
+    n = [0]
+
+    def t(opts=None):
+        n[0] += 1
+        return tcp(47000 + n[0], 80, rnd32(), rnd32(), ACK, 4000,
+                   ts_opts() if opts is None else opts)
+
+    def u(ulen=AUTO):
+        n[0] += 1
+        return udp(47000 + n[0], 9, ulen)
+
+    def big(desc, chain, jumbo, trail=b"", **kw):
+        """a jumbogram of `jumbo` bytes after the IPv6 header: chain / TCP
+        / filler; trail: bytes after it in the frame. An xdp.frags test run
+        takes 17 fragments of 4096 bytes after the linear part, which the
+        sweep of run.sh (--xdp-linear 14-128) makes as small as 14 bytes:
+        a frame of at most 14 + 17 * 4096 = 69646 bytes."""
+        l4 = t()
+        left = jumbo - sum(h.hlen for h in chain) - l4.hlen
+        v6frame(c, desc, chain, l4, rbytes(left), plen=0, trail=trail, **kw)
+        assert len(c.frames[-1][1]) == 14 + 40 + jumbo + len(trail)
+        assert len(c.frames[-1][1]) <= 14 + 17 * 4096
+
+    # well-formed: the Jumbo value bounds the payload
+    big("jumbogram of 68000 bytes: hop-by-hop Jumbo 68000 / TCP (frame "
+        "68054; xdp and tc test runs skip it)", [hbh(6, [JUMBO(68000)])],
+        68000)
+    big("jumbogram of 65536 (the smallest): Jumbo 65536, PadN(8) / TCP, 20 "
+        "bytes of trailer after it (ignored)",
+        [hbh(6, [JUMBO(65536), PADN(8)])], 65536,
+        trail=rbytes(20))
+    # the Jumbo value past the packet: truncated at hopopts
+    l4 = u(18)
+    v6frame(c, "payload length 0, Jumbo 70000 in a 26-byte payload "
+            "(hop-by-hop 8, UDP 18): truncated at hopopts (kept)",
+            [held(hbh(17, [JUMBO(70000)]))], l4, rbytes(10), plen=0,
+            err=("truncated", 0))
+    l4 = u()
+    v6frame(c, "payload length 0, Jumbo 65536 with 65535 bytes after the "
+            "IPv6 header (one short): truncated at hopopts (kept)",
+            [held(hbh(17, [JUMBO(65536)]))], l4, rbytes(65535 - 16),
+            plen=0, err=("truncated", 0))
+    # RFC 2675 section 3: bad_hdr at hopopts
+    l4 = u()
+    v6frame(c, "payload length 0, Jumbo 8946 (< 65,536) and 8946 bytes of "
+            "payload (frame 9000): bad_hdr at hopopts (kept)",
+            [held(hbh(17, [JUMBO(8946)]))], l4, rbytes(8946 - 16),
+            plen=0, err=("bad_hdr", 0))
+    l4 = u()
+    v6frame(c, "payload length 0, Jumbo 65535 (one below the minimum): "
+            "bad_hdr at hopopts (kept)",
+            [held(hbh(17, [JUMBO(65535)]))], l4, rbytes(24), plen=0,
+            err=("bad_hdr", 0))
+    l4 = u()
+    v6frame(c, "payload length 100 and a Jumbo option (70000): bad_hdr at "
+            "hopopts (kept)", [held(hbh(17, [JUMBO(70000)]))], l4,
+            rbytes(100 - 16), err=("bad_hdr", 0))
+    l4 = u()
+    v6frame(c, "payload length 0, hop-by-hop (Router Alert, PadN) with no "
+            "Jumbo option: bad_hdr at hopopts (kept)",
+            [held(hbh(17, [RA6(0), PADN(2)]))], l4, rbytes(40), plen=0,
+            err=("bad_hdr", 0))
+    l4 = u()
+    v6frame(c, "payload length 0, hop-by-hop with option 0xc2 of 2 data "
+            "bytes (not a Jumbo Payload option, len 4): bad_hdr at hopopts "
+            "(kept)", [held(hbh(17, [O6(0xC2, 2, 0), PADN(2)]))], l4,
+            rbytes(40), plen=0, err=("bad_hdr", 0))
+    big("jumbogram of 68000 with a fragment header after hop-by-hop: "
+        "bad_hdr at hopopts (kept; the fragment header not listed)",
+        [held(hbh(44, [JUMBO(68000)])), frag6(6, 0, 1, 0x2675)], 68000,
+        err=("bad_hdr", 0))
     return c

@@ -399,4 +399,18 @@ def cap_tunnels_malformed():
         f.udp4("VXLAN, inner eth / IPv4 / TCP / 8 bytes cut to %d bytes: %s"
                % (cut, "ok" if err is None else "truncated at " + what),
                VXLAN_PORT, [vxlan(0x777)] + specs, err=err)
+    # GRE versions: RFC 2784 allows 0, RFC 2637 (PPTP) 1; 2..7 are refused
+    for ver in range(2, 8):
+        inn = inner(in_v4(1), icmp(8, 0, 4, n()))
+        f.v4("GRE version %d (flags 0x%04x), protocol 0x0800: bad_version"
+             % (ver, ver), 47, [gre(ETH_IPV4, ver=ver)] + inn,
+             err=("bad_version", 0))
+    inn = inner(in_v4(1), icmp(8, 0, 4, n()))
+    f.v4("GRE version 7 with key and sequence (flags 0x3007): bad_version",
+         47, [gre(ETH_IPV4, key=7, seq=7, ver=7)] + inn,
+         err=("bad_version", 0))
+    f.v4("GRE version 1 (PPTP, K) with protocol 0x0800 and an IPv4 / ICMP "
+         "payload: accepted, walk ends after gre (the payload not parsed)",
+         47, [gre(ETH_IPV4, key=(28 << 16) | 0x4321, ver=1),
+              payload(bytes(in_v4(1).pkt / ICMP(id=4, seq=n())))])
     return c

@@ -60,8 +60,12 @@ class Capture:
             rec["error"] = ename
             rec["error_layer"] = idx
             rec["error_proto"] = fs.proto
-            if fs.bad_off is not None:  # inside the option area
-                assert ename == "tlv_len"
+            if fs.bad_off is not None:  # the header kept, error inside it
+                # an option past the area, or a Jumbo Payload option the
+                # rules of RFC 2675 refuse (the hop-by-hop header walked)
+                assert ename == "tlv_len" or (
+                    fs.proto == "hopopts" and ename in ("bad_hdr",
+                                                        "truncated"))
                 rec["error_off"] = offs[idx] + fs.bad_off
                 nlay = idx + 1
             elif fs.fail_off is not None:  # inside the header, not kept
@@ -107,7 +111,9 @@ class Capture:
                     f[k] = v
                 assert s.key not in tgt, "one %s per stack" % s.key
                 tgt[s.key] = f
-                if s.ext:
+                if s.ext and s.proto == "ipv4":
+                    Capture.expect_ext4(tgt, specs, offs, nlay, i)
+                elif s.ext:
                     Capture.expect_ext(tgt, specs, offs, nlay, err, i, kept)
         for st, tgt in ((0, rec), (1, rec.get("inner"))):
             if tgt is None or "eth" not in tgt:
@@ -130,6 +136,25 @@ class Capture:
             rec["inner"] = {k: rec["inner"][k] for k in order
                             if k in rec["inner"]}
         return {k: rec[k] for k in order if k in rec}
+
+    @staticmethod
+    def ext_entry(spec, off):
+        """The ext list entry of an AH or ESP header (IPv4 and IPv6)."""
+        return {"proto": spec.proto, "off": off, "len": spec.hlen,
+                **spec.fields}
+
+    @staticmethod
+    def expect_ext4(tgt, specs, offs, nlay, i4):
+        """ipv4.ext: AH and ESP after the ipv4 header at index i4 among
+        the parsed layers (IPv4 has no chain flags)."""
+        lst = []
+        j = i4 + 1
+        while j < nlay and specs[j].proto in ("ah", "esp") and \
+                specs[j].stack == specs[i4].stack:
+            lst.append(Capture.ext_entry(specs[j], offs[j]))
+            j += 1
+        assert len(lst) <= MAX_EXT
+        tgt["ipv4"]["ext"] = lst
 
     @staticmethod
     def expect_ext(tgt, specs, offs, nlay, err, i6, kept):
@@ -185,7 +210,9 @@ class Capture:
 
     def write(self, outdir):
         path = os.path.join(outdir, self.name + ".pcap")
-        w = RawPcapWriter(path, linktype=1, snaplen=65535, sync=False)
+        # 65535, or the largest frame (an IPv6 jumbogram) if larger
+        snap = max([65535] + [len(d) for _, d, _ in self.frames])
+        w = RawPcapWriter(path, linktype=1, snaplen=snap, sync=False)
         w.write_header(None)
         for i, (_, data, _) in enumerate(self.frames):
             usec = i * 1000

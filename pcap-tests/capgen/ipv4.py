@@ -37,7 +37,10 @@ def ipv4(src, dst, proto, ttl=64, tos=0, ident=1, df=False, mf=False,
         f["options"] = walked
         if bad is None:
             f.update(decode_ip4opts(opts))
-    return Spec("ipv4", hlen, p, "ipv4", f, opts=walked, bad_off=bad_off)
+    # ABI 2 (opts given): the record's `ext` lists the AH and ESP headers
+    # that follow (capture.py)
+    return Spec("ipv4", hlen, p, "ipv4", f, opts=walked, bad_off=bad_off,
+                ext=walked is not None)
 
 
 def decode_ip4opts(opts):

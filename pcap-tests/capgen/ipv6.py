@@ -56,6 +56,13 @@ def padfill(n, kind=1):
     return out
 
 
+def held(spec):
+    """spec (a hop-by-hop header) failing after its option walk, by the
+    rules of RFC 2675: it stays in layers, error_off at its start."""
+    spec.bad_off = 0
+    return spec
+
+
 def RA6(v=0):
     return b"\x05\x02" + struct.pack("!H", v)
 
@@ -193,7 +200,11 @@ def l4v6(l4, data=b"", src=None, dst=None):
     """l4 (+ data) as bytes with the checksum of an IPv6 packet src -> dst
     (for a chain of extension headers, which scapy does not see through)."""
     nh = {"tcp": 6, "udp": 17, "icmpv6": 58}[l4.proto]
-    p = IPv6(src=src or C6, dst=dst or S6, nh=nh) / l4.pkt
+    # payload length 0 past 65,535 (a jumbogram): the checksum counts the
+    # real length all the same (RFC 2675 section 4)
+    big = l4.hlen + len(data) > 0xFFFF
+    p = IPv6(src=src or C6, dst=dst or S6, nh=nh,
+             **({"plen": 0} if big else {})) / l4.pkt
     if data:
         p = p / Raw(load=data)
     whole = bytes(p)[40:]

@@ -6,7 +6,8 @@ import struct
 from scapy.layers.inet6 import IPv6
 from scapy.packet import Raw
 
-from .common import ACK, EXT_NH, MAC, PSH, Spec, as_raw, blob, checksum, payload, rnd32, shift_err
+from .common import (ACK, AUTO, EXT_NH, MAC, PSH, Spec, as_raw, blob, checksum, payload, rnd32,
+                     shift_err)
 from .l2 import eth, eth_v4, eth_v6
 from .ipv4 import ipv4
 from .ipv6 import ipv6
@@ -116,9 +117,11 @@ def GEXT(typ, content):
 
 
 def gtpu(msg, teid, body=b"", seq=None, npdu=None, exts=(), ver=1, pt=1,
-         e=None, fail_off=None):
+         e=None, fail_off=None, length=None):
     """GTP-U (3GPP TS 29.281) header; body: the bytes after it (for the
-    length field). E/S/PN follow exts/seq/npdu (e: force the E flag)."""
+    Length field: the optional fields, the extensions and body; length:
+    the field's value if not that). E/S/PN follow exts/seq/npdu (e: force
+    the E flag)."""
     exts = list(exts)
     ef = bool(exts) if e is None else e
     flags = (ver << 5) | (pt << 4) | (4 if ef else 0) | \
@@ -130,8 +133,11 @@ def gtpu(msg, teid, body=b"", seq=None, npdu=None, exts=(), ver=1, pt=1,
     for i, (_, content) in enumerate(exts):
         nxt = exts[i + 1][0] if i + 1 < len(exts) else 0
         opt += bytes([(len(content) + 2) // 4]) + content + bytes([nxt])
-    data = struct.pack("!BBHI", flags, msg, len(opt) + len(body), teid) + opt
-    f = {"flags": flags, "version": ver, "msg_type": msg, "teid": teid}
+    if length is None:
+        length = len(opt) + len(body)
+    data = struct.pack("!BBHI", flags, msg, length, teid) + opt
+    f = {"flags": flags, "version": ver, "msg_type": msg, "teid": teid,
+         "length": length}
     if flags & 7:
         f["seq"] = seq or 0
     f["ext"] = [t for t, _ in exts]
@@ -196,20 +202,38 @@ class TunFrames:
         specs += rest
         self.add(desc, specs, 2 + len(chain), err, **kw)
 
-    def udp(self, dport, sport):
-        """[UDP sport -> dport]; no sport: the next one of 40001, ..."""
-        return [udp(sport or 40000 + self.nxt(), dport)]
+    def udp(self, dport, sport, ulen=AUTO):
+        """[UDP sport -> dport]; no sport: the next one of 40001, ...;
+        ulen: the UDP length if not the rest of the IP payload."""
+        return [udp(sport or 40000 + self.nxt(), dport, ulen)]
 
-    def udp4(self, desc, dport, rest, err=None, sport=None, **kw):
+    def udp4(self, desc, dport, rest, err=None, sport=None, ulen=AUTO, **kw):
         """eth / IPv4 / UDP dport / rest; err: (error, index in rest)."""
-        self.v4(desc, 17, self.udp(dport, sport) + rest, shift_err(err, 1), **kw)
+        self.v4(desc, 17, self.udp(dport, sport, ulen) + rest, shift_err(err, 1),
+                **kw)
 
-    def udp6(self, desc, dport, rest, err=None, sport=None, **kw):
+    def udp6(self, desc, dport, rest, err=None, sport=None, ulen=AUTO, **kw):
         """eth / IPv6 / UDP dport / rest; err: (error, index in rest)."""
-        self.v6(desc, 17, self.udp(dport, sport) + rest, shift_err(err, 1), **kw)
+        self.v6(desc, 17, self.udp(dport, sport, ulen) + rest, shift_err(err, 1),
+                **kw)
 
     def add(self, desc, specs, base, err, **kw):
         self.c.add(desc, *specs, err=shift_err(err, base), **kw)
+
+
+def pin_lengths(specs):
+    """specs (one packet: its IP, UDP and payload specs in order) with
+    every length field left to scapy (AUTO) set to what the specs hold, so
+    that bytes after them (past a datagram's end) count in none of them."""
+    for i, s in enumerate(specs):
+        rest = sum(x.hlen for x in specs[i:])
+        for k, attr, v in (("tot_len", "len", rest),
+                           ("payload_len", "plen", rest - 40),
+                           ("ulen", "len", rest)):
+            if s.fields.get(k, None) is AUTO:
+                s.fields[k] = v
+                setattr(s.pkt, attr, v)
+    return specs
 
 
 def mpls_frame(c, desc, labels, rest, etype=ETH_MPLS, tags=(), err=None,

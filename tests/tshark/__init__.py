@@ -8,11 +8,12 @@ says what is compared and how). The modules, in the order data flows:
   layers.py    tshark's layers mapped onto dynpf's stacks; what tshark flags
   options.py   the option lists tshark shows (IPv4, IPv6, TCP, Geneve, GTP-U)
   fields.py    field comparisons: Ethernet, ARP, TCP, UDP, ICMP, MPLS, tunnels
-  ipfields.py  field comparisons: IPv4 and its options, IPv6 and its
+  ipfields.py  field comparisons: IPv4 with its options, AH and ESP, IPv6 and its
                extension headers
   chain.py     the layer chain dynpf should walk, from tshark's values
-  policy.py    dynpf's parse errors against tshark's flags, and the documented
-               differences between the two
+  policy.py    the known differences between the two (DIFFERENCES, each
+               with its line in docs/parsing.md) and dynpf's parse errors
+               against tshark's flags
   compare.py   a capture, packet by packet and stack by stack
   report.py    each field compared or skipped; the mismatches printed
 """

@@ -4,8 +4,8 @@ tshark shows and the rules of docs/parsing.md."""
 from .jsonobj import get, to_int, to_str
 from .options import gtpu_ext
 from .protos import (
-    ETHERTYPE_L3, EXT_NXT, IPV4_L4, IPV6_EXT, IPV6_L4, IP_IN_IP, MAX_EXT, MAX_GTPU_EXT, MAX_MPLS,
-    MAX_STACKS, MAX_TAGS, MPLS_TYPES, TAG_TPID, TUN_PROTO, UDP_TUN_PORT)
+    ETHERTYPE_L3, EXT_NXT, IPV4_EXT, IPV4_L4, IPV6_EXT, IPV6_L4, IP_IN_IP, MAX_EXT, MAX_GTPU_EXT,
+    MAX_MPLS, MAX_STACKS, MAX_TAGS, MPLS_TYPES, TAG_TPID, TUN_PROTO, UDP_TUN_PORT)
 
 
 def first_nibble(lay):
@@ -99,30 +99,33 @@ def stack_chain(tl, s, start, chain):
         if fo != 0:
             return True
         l4map = IPV4_L4
+        exts = IPV4_EXT
     else:
         nxt = to_int(get(t, "ipv6.nxt"))
-        k = 0
-        while nxt in IPV6_EXT:
-            # The extension headers, in tshark's order; esp and a
-            # non-first fragment end the walk, next header 59 as well.
-            name = IPV6_EXT[nxt]
-            x = st.ext_at(k, name)
-            if x is None or k >= MAX_EXT:
-                return False
-            chain.append(pre + name)
-            k += 1
-            if name == "esp":
-                return True
-            if name == "fragment":
-                fo = to_int(get(x, "ipv6.fraghdr.offset"))
-                if fo is None:
-                    return False
-                if fo != 0:
-                    return True
-            nxt = to_int(get(x, EXT_NXT[name]))
-        if nxt is None:
-            return False
         l4map = IPV6_L4
+        exts = IPV6_EXT
+    k = 0
+    while nxt in exts:
+        # The extension headers, in tshark's order (behind IPv4: AH
+        # and ESP); esp and a non-first fragment end the walk, next
+        # header 59 as well.
+        name = exts[nxt]
+        x = st.ext_at(k, name)
+        if x is None or k >= MAX_EXT:
+            return False
+        chain.append(pre + name)
+        k += 1
+        if name == "esp":
+            return True
+        if name == "fragment":
+            fo = to_int(get(x, "ipv6.fraghdr.offset"))
+            if fo is None:
+                return False
+            if fo != 0:
+                return True
+        nxt = to_int(get(x, EXT_NXT[name]))
+    if nxt is None:
+        return False
     if nxt in l4map:
         chain.append(pre + l4map[nxt])
         if l4map[nxt] != "udp":
@@ -167,10 +170,12 @@ def tunnel_chain(tl, s, st, chain):
         if fv is None:
             return False
         ver = fv & 7
+        if ver > 1:
+            return False     # bad_version
         if gre_bad_bits(fv):
             return False     # bad_hdr
-        if ver != 0:
-            return True
+        if ver == 1:
+            return True      # PPTP: the payload is not parsed
         inner = TUN_PROTO.get(to_int(get(t, "gre.proto")))
         return True if inner is None else \
             stack_chain(tl, s + 1, inner, chain)

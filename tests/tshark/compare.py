@@ -5,10 +5,10 @@ from .chain import expected_chain
 from .fields import (
     FIELDS, compare_arp, compare_eth, compare_geneve, compare_gre, compare_gtpu, compare_icmp,
     compare_mpls, compare_tcp, compare_udp, compare_vxlan)
-from .ipfields import compare_ipv4, compare_ipv6, compare_ipv6_ext
+from .ipfields import compare_ipv4, compare_ipv4_ext, compare_ipv6, compare_ipv6_ext
 from .jsonobj import dget, get, to_int
 from .layers import TLayers
-from .policy import check_error
+from .policy import check_error, known
 from .protos import EXT_NAMES, TSHARK_START, TUNNELS
 from .report import Cmp
 from .run import run_dynpf, run_tshark
@@ -62,7 +62,9 @@ def compare_packet(c, rec, tlayers):
             c.check("layers", ",".join(("inner." if s else "") + n
                                        for n, s in zip(names, stacks)),
                     ",".join(exp))
-    elif err not in ("depth", "tlv_count") and err_stack is not None:
+    elif err in ("depth", "tlv_count"):
+        known(c, "limits")
+    elif err_stack is not None:
         c.prefix = "inner." if err_stack else ""
         st = tl.stack(err_stack)
         d = rec if err_stack == 0 else dget(rec, "inner")
@@ -106,6 +108,7 @@ def compare_stack(c, rec, d, st, slayers, names, idx, err):
             compare_arp(c, dd, t)
         elif name == "ipv4":
             compare_ipv4(c, dd, t)
+            compare_ipv4_ext(c, dd, st)
             # With options, the layer is IHL * 4 bytes long.
             c.check("layers[%d].len" % idx[i], dget(slayers[i], "len"),
                     to_int(get(t, "ip.hdr_len")))

@@ -3,6 +3,7 @@
 UDP, ICMP, MPLS and the tunnels (IPv4 and IPv6: ipfields.py)."""
 from .jsonobj import dget, get, to_bool, to_int, to_str
 from .options import gtpu_ext, tshark_geneve_options, tshark_tcp_options
+from .policy import known
 
 
 ETH_FIELDS = ["dst", "src", "ethertype", "vlans"]
@@ -22,7 +23,7 @@ GRE_FIELDS = ["flags", "version", "proto", "checksum_present", "key", "seq"]
 VXLAN_FIELDS = ["flags", "vni"]
 GENEVE_FIELDS = ["version", "opt_len", "oam", "critical", "proto", "vni",
                  "options"]
-GTPU_FIELDS = ["flags", "version", "msg_type", "teid", "seq", "ext"]
+GTPU_FIELDS = ["flags", "version", "msg_type", "teid", "length", "seq", "ext"]
 FIELDS = {"mpls": MPLS_FIELDS, "gre": GRE_FIELDS, "vxlan": VXLAN_FIELDS,
           "geneve": GENEVE_FIELDS, "gtpu": GTPU_FIELDS,
           "eth": ETH_FIELDS, "arp": ARP_FIELDS, "ipv4": IPV4_FIELDS,
@@ -51,13 +52,12 @@ def opt_one(c, d, key, tvals, partial, name="tcp"):
     if not tvals and dv is None:
         return
     if partial and dv is None:
-        c.skip(name + "." + key, "not decoded by dynpf after an option "
-               "error")
+        known(c, "no_decode_after_tlv_len", name + "." + key)
         return
     if len(tvals) > 1:
         if dv in tvals:
-            c.skip(name + "." + key, "option repeated; dynpf's value is "
-                   "one of tshark's")
+            # dynpf's value is one of tshark's
+            known(c, "option_repeated", name + "." + key)
             return
         c.check(name + "." + key, dv, tvals)
         return
@@ -126,7 +126,7 @@ def compare_tcp(c, d, t, partial=False, opts_bad=False):
     compare_plain(c, "tcp", d, vals)
     if opts_bad:
         n = sum(1 for k in TCP_OPT_FIELDS if k in d)
-        c.skip("tcp.options", "tshark's option dissection threw", n=n)
+        known(c, "option_threw", "tcp.options", n=n)
         return
     opts = tshark_tcp_options(t)
     if opts is None:
@@ -273,7 +273,8 @@ def compare_gtpu(c, d, t):
         "flags": fl,
         "version": to_int(get(t, "gtp.flags.version")),
         "msg_type": to_int(get(t, "gtp.message")),
-        "teid": to_int(get(t, "gtp.teid"))})
+        "teid": to_int(get(t, "gtp.teid")),
+        "length": to_int(get(t, "gtp.length"))})
     if fl is None:
         return
     if fl & 0x07:

@@ -4,6 +4,7 @@
 from .fields import compare_plain, opt_one, values
 from .jsonobj import dget, find_all, get, get_any, has_key, to_bool, to_int, to_str
 from .options import calipso_misread, tshark_ipv4_options, tshark_ipv6_options
+from .policy import known
 from .protos import EXT_NXT, IPV6_EXT
 
 
@@ -39,8 +40,7 @@ def compare_ipv4(c, d, t):
     if stop is not None and stop >= 2:
         # tshark's own minimum length for the type ends its list; dynpf
         # walks on (any length >= 2 is valid for it).
-        c.skip("ipv4.options", "tshark stops at a length too short for "
-               "the option type")
+        known(c, "ipv4_option_min_len", "ipv4.options")
         dopts = dopts[:len(topts)]
     c.check("ipv4.options", dopts, topts)
 
@@ -59,8 +59,7 @@ def compare_ipv4(c, d, t):
             # before the first or inside one (dynpf counts (ptr - 4) / 4).
             rrc.append(len(find_all(v, "ip.rec_rt")))
         elif dget(d, "rr_count") is not None:
-            c.skip("ipv4.rr_count", "tshark lists no addresses for pointer "
-                   "%s" % ptr)
+            known(c, "rr_pointer", "ipv4.rr_count")
             rrc = None
             break
     partial = stop is not None
@@ -95,17 +94,24 @@ def ext_len(name, t):
     return None   # esp: dynpf counts SPI and sequence (8)
 
 
-def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
+def compare_ipv4_ext(c, d, tl):
+    """dynpf's ipv4.ext list (AH and ESP behind IPv4) against the AH and
+    ESP layers tshark shows after the IPv4 header."""
+    compare_ipv6_ext(c, d, tl, None, None, l3="ipv4")
+
+
+def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None, l3="ipv6"):
     """dynpf's ipv6.ext list against tshark's extension headers; err_k is
     the index of the header holding dynpf's tlv_len error, or None;
     overflow is the record's tlv_overflow; stopped_at the extension header
-    dynpf stopped in with an error (not in its list), or None."""
+    dynpf stopped in with an error (not in its list), or None. With l3
+    "ipv4": the ipv4.ext list, which has no chain flags."""
     dext = dget(d, "ext")
     if not isinstance(dext, list):
         return
     for k, de in enumerate(dext):
         name = dget(de, "proto")
-        f = "ipv6.ext[%d]." % k
+        f = "%s.ext[%d]." % (l3, k)
         if k >= len(tl.ext):
             c.skip(f[:-1], "tshark has no extension header here")
             continue
@@ -137,8 +143,7 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
                 # tshark steps over an option with a length it finds wrong
                 # for the type (e.g. Router Alert) by the type's own size,
                 # and over a CALIPSO option by its compartment length.
-                c.skip(f + "options", "tshark misreads the options after "
-                       "one with an invalid length")
+                known(c, "ip6_option_type_len", f + "options")
                 dopts, topts = dopts[:bad[0] + 1], topts[:bad[0] + 1]
             area = (vals["len"] or 0) - 2
             tsum = sum(ln for _, ln, _ in opts)
@@ -146,14 +151,14 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
                 # Some tshark option dissectors (MPL, SMF_DPD, ...) read
                 # their fixed fields past a shorter option length and go on
                 # from there: tshark's list then does not tile the area.
-                c.skip(f + "options", "tshark's options cover %d of the "
-                       "%d-byte area" % (tsum, area))
+                # tshark's options cover tsum bytes of the area
+                known(c, "ip6_option_own_fields", f + "options")
                 opts = dopts = topts = None
             fam = name + "_opt"
             if opts is not None and dget(overflow, fam) and \
                     len(dopts) < len(topts):
-                c.skip(f + "options", "dynpf keeps %d %s entries"
-                       % (len(dopts), fam))
+                # dynpf keeps MAX_TLVS entries of the family
+                known(c, "limits", f + "options")
                 topts = topts[:len(dopts)]
             if opts is not None and dopts != topts:
                 # CALIPSO (7), SMF_DPD (8) and MPL (0x6d): tshark reads
@@ -164,8 +169,7 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
                           if a != b), min(len(dopts), len(topts)))
                 odd = [ty for ty, _ in dopts[:k] if ty in (7, 8, 0x6d)]
                 if odd:
-                    c.skip(f + "options", "tshark reads option type %d by "
-                           "its own fields" % odd[-1])
+                    known(c, "ip6_option_own_fields", f + "options")
                     dopts, topts = dopts[:k], topts[:k]
             if opts is not None:
                 c.check(f + "options", dopts, topts)
@@ -191,7 +195,7 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
                 vals["tag"] = None if tag is None else \
                     int(tag.replace(":", "") or "0", 16)
                 if dget(de, "tlvs"):
-                    c.skip(f + "tlvs", "tshark 4.0 does not dissect SRH TLVs")
+                    known(c, "srh_tlvs", f + "tlvs")
         elif name == "fragment":
             # tshark 4.0 shows ipv6.fraghdr.offset in 8-byte units.
             vals["frag_off"] = to_int(get(t, "ipv6.fraghdr.offset"))
@@ -200,6 +204,8 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None):
         elif name in ("ah", "esp"):
             vals["spi"] = to_int(get(t, name + ".spi"))
         compare_plain(c, f[:-1], de, vals)
+    if l3 != "ipv6":
+        return
     # Chain-wide flags, from the headers dynpf walked as tshark shows them.
     names = [n for n, _ in tl.ext[:len(dext)]]
     if len(names) < len(dext) or any(tl.is_bad(o) for _, o in tl.ext[:len(dext)]):

@@ -3,6 +3,7 @@
 the one a tunnel carries), and which of their headers tshark flags."""
 from .jsonobj import Obj, find_all, get, get_any, has_key, is_proto_key, to_int, to_str
 from .options import ipv4_option_errors
+from .policy import documented
 from .protos import TAG_TPID, TSHARK_EXT, TSHARK_L3, TSHARK_L4, TSHARK_UDP_TUN
 
 
@@ -24,12 +25,18 @@ AGREE_EXPERTS = {
     "udp.length.bad_zero",
     "geneve.version.unknown",       # bad_version
     "geneve.option.length.invalid",  # an option past the option area
+    # RFC 2675, dynpf's bad_hdr at the hop-by-hop header
+    "ipv6.opt.jumbo.missing",       # payload length 0, no Jumbo option
+    "ipv6.opt.jumbo.prohibited",    # a Jumbo option and a payload length
+    "ipv6.opt.jumbo.truncated",     # a Jumbo value below 65,536
+    "ipv6.opt.jumbo.fragment",      # a Jumbo option and a fragment header
 }
 
 # Subtrees whose expert items say nothing about the header's fixed part:
 # TCP option problems are checked through the option list itself (tshark
 # rates non-zero bytes after EOL an Error; dynpf ignores them by design).
 NOT_FLAGGING = {"tcp.options_tree"}
+documented("tcp_after_eol")
 # IPv6 extension headers are subtrees of the ipv6 layer (ah too, as a nested
 # protocol; esp is a layer of its own): each is compared, and flagged, as a
 # header of its own, so a bad option does not hide the fixed IPv6 header.
@@ -172,6 +179,17 @@ class TLayers:
                 self.complains.add(id(v))
             if k == "ip" and ipv4_option_errors(v):
                 self.complains.add(id(v))
+        for k, v in seq:
+            # The Jumbo option's faults (RFC 2675) are the hop-by-hop
+            # header's to dynpf. tshark finds one with a fragment header at
+            # the fragment header, and a Jumbo value past the packet as a
+            # payload length past the frame (at the IPv6 header).
+            kids = ext_children(v) if k == "ipv6" else []
+            if any(find_all(o, "ipv6.opt.jumbo.fragment") for _, o in kids) \
+                    or (to_int(get(v, "ipv6.plen")) == 0 and
+                        find_all(v, "ipv6.plen_exceeds_framing")):
+                self.complains.update(id(o) for n, o in kids
+                                      if n == "ipv6.hopopts")
         self.stop_obj = last[0] if stopped and last is not None else None
         if stopped and last is not None:
             # The exception that ended the dissection (malformed, short
@@ -211,6 +229,9 @@ class TLayers:
             if st.l3[0] == "ipv6":
                 st.ext = [(TSHARK_EXT[k], v)
                           for k, v in ext_children(st.l3[1])]
+            if st.l3[0] in ("ipv4", "ipv6"):
+                # AH and ESP behind IPv4 are layers of their own, as ESP
+                # (and an AH tshark could not nest) behind IPv6.
                 while i < len(seq) and seq[i][0] in TSHARK_EXT:
                     st.ext.append((TSHARK_EXT[seq[i][0]], seq[i][1]))
                     i += 1
@@ -256,7 +277,9 @@ class TLayers:
         tags = []
         for name, obj in self.tags:
             if et not in TAG_TPID:
-                break      # e.g. 0x9100, which tshark takes as a tag
+                # e.g. 0x9100, which tshark takes as a tag
+                documented("tpid_9100")
+                break
             if name == "ieee8021ad":
                 pcps = find_all(obj, "ieee8021ad.priority")
                 deis = find_all(obj, "ieee8021ad.dei")
@@ -296,7 +319,8 @@ class TStack:
         self.after_mpls = None  # (tshark name, Obj) after the link layers
         self.l3 = None       # (dynpf name, Obj)
         self.l4 = None
-        self.ext = []        # IPv6 extension headers: (dynpf name, Obj)
+        self.ext = []        # IPv6 extension headers, AH and ESP behind
+        #                      IPv4: (dynpf name, Obj)
         self.tunnel = None   # (dynpf name, Obj)
         self.ipip = False    # an IP header follows the L3 header directly
         self.next = None     # (tshark name, Obj) after the tunnel header

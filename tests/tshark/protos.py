@@ -29,6 +29,8 @@ TSHARK_EXT = {"ipv6.hopopts": "hopopts", "ipv6.routing": "routing",
               "ah": "ah", "esp": "esp"}
 IPV6_EXT = {0: "hopopts", 43: "routing", 44: "fragment", 60: "dstopts",
             51: "ah", 50: "esp"}
+# behind IPv4: AH and ESP only (as behind IPv6, in the same chain)
+IPV4_EXT = {51: "ah", 50: "esp"}
 EXT_NAMES = set(IPV6_EXT.values())
 # tshark's next header field of each extension header (esp has none)
 EXT_NXT = {"hopopts": "ipv6.hopopts.nxt", "dstopts": "ipv6.dstopts.nxt",
