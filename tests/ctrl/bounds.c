@@ -15,8 +15,8 @@
 #include "ctrl.h"
 
 /* eth / IPv4 / UDP to dport with length ulen (0: the whole rest), then hdr. */
-static void tunnel4(struct pkt *p, uint16_t dport, uint16_t ulen, const uint8_t *hdr,
-		    uint32_t hlen, const struct pkt *inner, uint32_t inner_off)
+static void tunnel4(struct pkt *p, uint16_t dport, uint16_t ulen, const uint8_t *hdr, uint32_t hlen,
+		    const struct pkt *inner, uint32_t inner_off)
 {
 	struct pkt outer;
 	uint32_t n;
