@@ -14,6 +14,13 @@ dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (!uh)
 		return -DYNPF_E_TRUNCATED;
 	ulen = dynpf_ntohs(uh->len);
+	/*
+	 * RFC 2675 section 4: a UDP jumbogram (more than 65,535 bytes) has
+	 * length 0, and ends where the jumbogram does (c->end already).
+	 */
+	if (!ulen && st->ip6.n && (st->ip6.ext[0].flags & DYNPF_EXTF_JUMBO) &&
+	    c->end - c->off > 0xffff)
+		ulen = c->end - c->off;
 	if (ulen < sizeof(*uh))
 		return -DYNPF_E_BAD_LEN;
 	/* A first fragment holds only part of the datagram its length counts. */
@@ -29,7 +36,7 @@ dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	st->l4 = (struct dynpf_l4){
 		.sport = dynpf_ntohs(uh->sport),
 		.dport = dynpf_ntohs(uh->dport),
-		.ulen = ulen,
+		.ulen = ulen > 0xffff ? 0 : ulen, /* the field: 0 in a UDP jumbogram */
 		.hdr_len = sizeof(*uh),
 	};
 	c->off += sizeof(*uh);

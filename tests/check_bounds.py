@@ -61,6 +61,8 @@ def own_end(proto, off, obj, notes):
             return off + 40, 'ipv6 payload_len', '0 (and no Jumbo Payload option)'
         return off + 40 + plen, 'ipv6 payload_len', plen
     if proto == 'udp':
+        if obj['ulen'] == 0:  # a UDP jumbogram (RFC 2675): it ends with the jumbogram
+            return None
         return off + obj['ulen'], 'udp ulen', obj['ulen']
     if proto == 'gtpu':
         if 'length' not in obj:

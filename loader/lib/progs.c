@@ -257,6 +257,14 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 			 DYNPF_XDP_TEST_LINEAR_MAX);
 		return DYNPF_RUN_SKIPPED;
 	}
+	if (hook == DYNPF_HOOK_XDP_FRAGS &&
+	    len > (pr->xdp_linear ?: DYNPF_XDP_TEST_LINEAR_MAX) + 4096 * DYNPF_XDP_TEST_FRAGS_MAX) {
+		snprintf(reason, reason_len,
+			 "an xdp.frags test run takes at most %d fragments of 4096 bytes after "
+			 "its %u-byte linear part",
+			 DYNPF_XDP_TEST_FRAGS_MAX, pr->xdp_linear ?: DYNPF_XDP_TEST_LINEAR_MAX);
+		return DYNPF_RUN_SKIPPED;
+	}
 	if (hook == DYNPF_HOOK_XDP_FRAGS && pr->xdp_linear && pr->xdp_linear < len) {
 		/* The kernel takes the linear size from the context's data_end. */
 		xctx.data_end = pr->xdp_linear;

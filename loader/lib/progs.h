@@ -96,6 +96,8 @@ int dynpf_stats_read(int map_fd, uint32_t slot, int hook, struct dynpf_stats *ou
 
 /* Largest linear XDP test-run buff: PAGE_SIZE - headroom - shared info. */
 #define DYNPF_XDP_TEST_LINEAR_MAX 3520
+/* Fragments of an xdp.frags test-run buff at most (MAX_SKB_FRAGS), 4096 bytes each. */
+#define DYNPF_XDP_TEST_FRAGS_MAX 17
 
 /* The ifindex test runs give the programs: the namespace's loopback device
  * (the kernel's default when the context names no interface). */

@@ -337,13 +337,13 @@ def cap_jumbograms():
         n[0] += 1
         return udp(47000 + n[0], 9, ulen)
 
-    def big(desc, chain, jumbo, trail=b"", **kw):
+    def big(desc, chain, jumbo, trail=b"", l4=None, **kw):
         """a jumbogram of `jumbo` bytes after the IPv6 header: chain / TCP
         / filler; trail: bytes after it in the frame. An xdp.frags test run
         takes 17 fragments of 4096 bytes after the linear part, which the
         sweep of run.sh (--xdp-linear 14-128) makes as small as 14 bytes:
         a frame of at most 14 + 17 * 4096 = 69646 bytes."""
-        l4 = t()
+        l4 = l4 or t()
         left = jumbo - sum(h.hlen for h in chain) - l4.hlen
         v6frame(c, desc, chain, l4, rbytes(left), plen=0, trail=trail, **kw)
         assert len(c.frames[-1][1]) == 14 + 40 + jumbo + len(trail)
@@ -397,4 +397,8 @@ def cap_jumbograms():
         "bad_hdr at hopopts (kept; the fragment header not listed)",
         [held(hbh(44, [JUMBO(68000)])), frag6(6, 0, 1, 0x2675)], 68000,
         err=("bad_hdr", 0))
+    # RFC 2675 section 4: a UDP jumbogram's length is 0, its datagram the rest
+    big("UDP jumbogram of 68000: Jumbo 68000 / UDP length 0 (RFC 2675 "
+        "section 4: the datagram runs to the jumbogram's end)",
+        [hbh(17, [JUMBO(68000)])], 68000, l4=u(0))
     return c

@@ -169,6 +169,23 @@ static void test_jumbo(void)
 	CHECK_EQ("jumbo", P.err, DYNPF_E_OK);
 	expect_layers("jumbo", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_HOPOPTS, DYNPF_P_UDP);
 	CHECK_EQ("jumbo", CH.ext[0].jumbo, 70000);
+	/* A UDP jumbogram: UDP length 0, the datagram is the rest (RFC 2675 4). */
+	f.b[14 + 40 + 8 + 4] = 0;
+	f.b[14 + 40 + 8 + 5] = 0;
+	parse(&f);
+	CHECK_EQ("jumbo-udp-0", P.err, DYNPF_E_OK);
+	CHECK_EQ("jumbo-udp-0", P.st[0].l4.ulen, 0);
+	CHECK_EQ("jumbo-udp-0", P.l4_payload_off, 14 + 40 + 8 + 8);
+	/* Length 0 outside a jumbogram stays an error. */
+	eth(&f, 0x86dd);
+	ipv6(&f, 17, 8);
+	udp(&f, 0);
+	parse(&f);
+	expect_err("udp-0", DYNPF_E_BAD_LEN, DYNPF_P_UDP, 2);
+	jumbo6(&f, 0, 70000, 17);
+	udp(&f, 70000 - 8);
+	while (f.n < 14 + 40 + 70000)
+		put8(&f, 0);
 	/* A fragment header behind it: the jumbogram's fault, not the fragment's. */
 	f.n = 14 + 40 + 8;
 	f.b[14 + 40] = 44;
