@@ -139,6 +139,15 @@ static void jumbo6(struct frame *f, unsigned int plen, unsigned int jumbo, unsig
 	ext(f, nh, opt, 8);
 }
 
+/* A jumbogram of 70,000 bytes, hop-by-hop then a UDP datagram filling it. */
+static void jumbo_udp(struct frame *f)
+{
+	jumbo6(f, 0, 70000, 17);
+	udp(f, 70000 - 8);
+	while (f->n < 14 + 40 + 70000)
+		put8(f, 0);
+}
+
 static void test_jumbo(void)
 {
 	struct frame f;
@@ -161,10 +170,7 @@ static void test_jumbo(void)
 	parse(&f);
 	expect_err("plen-0-no-jumbo", DYNPF_E_BAD_HDR, DYNPF_P_HOPOPTS, 3);
 	/* A whole jumbogram of 70,000 bytes: its UDP datagram fills it. */
-	jumbo6(&f, 0, 70000, 17);
-	udp(&f, 70000 - 8);
-	while (f.n < 14 + 40 + 70000)
-		put8(&f, 0);
+	jumbo_udp(&f);
 	parse(&f);
 	CHECK_EQ("jumbo", P.err, DYNPF_E_OK);
 	expect_layers("jumbo", 4, DYNPF_P_ETH, DYNPF_P_IPV6, DYNPF_P_HOPOPTS, DYNPF_P_UDP);
@@ -182,10 +188,7 @@ static void test_jumbo(void)
 	udp(&f, 0);
 	parse(&f);
 	expect_err("udp-0", DYNPF_E_BAD_LEN, DYNPF_P_UDP, 2);
-	jumbo6(&f, 0, 70000, 17);
-	udp(&f, 70000 - 8);
-	while (f.n < 14 + 40 + 70000)
-		put8(&f, 0);
+	jumbo_udp(&f);
 	/* A fragment header behind it: the jumbogram's fault, not the fragment's. */
 	f.n = 14 + 40 + 8;
 	f.b[14 + 40] = 44;
