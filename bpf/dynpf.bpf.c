@@ -20,6 +20,24 @@ const volatile __u8 dynpf_trace_on = 0; /* emit every dynpf_pkt on dynpf_trace *
  * read of a volatile struct copied whole. */
 const volatile __u8 dynpf_cfg_max_ext = DYNPF_MAX_EXT;
 const volatile __u8 dynpf_cfg_max_stacks = DYNPF_MAX_STACKS;
+/*
+ * The bench's ablation (dynpf bench, "where the time goes"): stop after
+ * stage N of a packet's work and pass it, to time each stage in one run.
+ * 0, the product: never (the verifier prunes every test of it away).
+ */
+const volatile __u8 dynpf_stop_after = 0;
+enum {
+	DYNPF_STOP_DYNPTR = 1, /* bpf_dynptr_from_xdp/_skb */
+	DYNPF_STOP_MAPS,       /* + the per-CPU and state lookups */
+	DYNPF_STOP_CURSOR,     /* + the cursor and its first window */
+	DYNPF_STOP_PARSE,      /* + the parse */
+	DYNPF_STOP_CLASSIFY,   /* + the classification (then: the counters) */
+};
+#define DYNPF_STOP(stage)                        \
+	do {                                     \
+		if (dynpf_stop_after == (stage)) \
+			return NULL;             \
+	} while (0)
 
 /* The parse result is 1.3 KB: too big for the 512-byte BPF stack. */
 struct {
@@ -126,6 +144,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	v = bpf_map_lookup_elem(&dynpf_verdicts, &zero);
 	if (!s || !p || !a || !v)
 		return NULL;
+	DYNPF_STOP(DYNPF_STOP_MAPS);
 	struct dynpf_parse_cfg cfg = {
 		.max_ext = dynpf_cfg_max_ext,
 		.max_stacks = dynpf_cfg_max_stacks,
@@ -133,10 +152,13 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 
 	dynpf_cur_init(&c, dp, a, cfg);
 	c.vlan_offload = vlan_offload;
+	DYNPF_STOP(DYNPF_STOP_CURSOR);
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;
+	DYNPF_STOP(DYNPF_STOP_PARSE);
 	dynpf_classify_or_pass(p, v);
+	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);
 	if (v->sample)
 		dynpf_sample(dp, p, v);
@@ -174,6 +196,8 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 		dynpf_no_dynptr(ctx->ingress_ifindex, hook);
 		return XDP_PASS;
 	}
+	if (dynpf_stop_after == DYNPF_STOP_DYNPTR)
+		return XDP_PASS;
 	v = dynpf_run(&dp, hook, ctx->ingress_ifindex, 0);
 	if (!v)
 		return XDP_PASS;

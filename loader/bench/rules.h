@@ -13,6 +13,7 @@
  *   rules_updates.c   rule updates per second, and the raw map-write floor
  *   rules_effect.c    the time from submit to effective
  *   rules_nft.c       nft -f of the same rules
+ *   rules_stages.c    where the time goes: dynpf_xdp stopped after each stage
  *   rules_print.c     the tables, and the JSON
  */
 #ifndef DYNPF_BENCH_RULES_H
@@ -114,6 +115,14 @@ enum {
 	NPROGS
 };
 
+/*
+ * The ablation (rules_stages.c): dynpf_xdp loaded again with
+ * dynpf_stop_after 1 .. RB_NSTAGES (bpf/dynpf.bpf.c), on the same maps,
+ * timed beside the whole program: the time each stage adds.
+ */
+#define RB_NSTAGES 5
+extern const char *const rb_stage_names[RB_NSTAGES + 1];
+
 /* One rule count: its load and its classification figures. */
 struct rb_set {
 	uint32_t rules;
@@ -124,6 +133,9 @@ struct rb_set {
 	uint32_t cand[RB_NSHAPES]; /* rules whose key the packet has (chain walks) */
 	uint32_t ns[RB_NSHAPES][RB_NHOOKS][NPROGS][BENCH_RUNS_MAX];
 	double med[RB_NSHAPES][RB_NHOOKS][NPROGS];
+	/* dynpf_xdp stopped after stage k + 1 (the whole program: med[.][0][P_DYNPF]) */
+	uint32_t stage_ns[RB_NSHAPES][RB_NSTAGES][BENCH_RUNS_MAX];
+	double stage_med[RB_NSHAPES][RB_NSTAGES];
 };
 
 struct rb_upd {
@@ -172,7 +184,9 @@ struct rb_ctx {
 	struct dynpf_bpf *skel;
 	struct dynpf_ctrl c;
 	int prog_fd[RB_NHOOKS];
-	int xf_fd; /* xdp-filter's program, or -1 */
+	struct dynpf_bpf *stage[RB_NSTAGES]; /* the ablation's programs */
+	int stage_fd[RB_NSTAGES];            /* their dynpf_xdp, or -1 */
+	int xf_fd;                           /* xdp-filter's program, or -1 */
 	struct bpf_object *xf_obj;
 	int ncpus;
 	struct dynpf_pkt parsed[RB_NSHAPES];
@@ -198,6 +212,12 @@ int rb_test_run(int fd, const uint8_t *pkt, uint32_t len, uint32_t repeat, uint3
 void rb_xdpfilter_open(struct rb_ctx *x);
 int rb_check_set(struct rb_ctx *x, struct rb_set *s);
 int rb_time_set(struct rb_ctx *x, struct rb_set *s);
+
+/* rules_stages.c: the ablation's programs, on x->skel's maps. 0 or -errno (said). */
+int rb_stages_open(struct rb_ctx *x);
+void rb_stages_close(struct rb_ctx *x);
+void rb_print_stages(const struct bench_rules *r);
+json_object *rb_stages_json(const struct bench_rules *r);
 
 /* rules_updates.c, rules_effect.c, rules_nft.c: 0 or -errno (said). */
 int rb_updates(struct rb_ctx *x);

@@ -139,7 +139,7 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct bench_rules_cfg *cfg = x->cfg;
-	struct bench_job jobs[RB_NSHAPES * RB_NHOOKS * NPROGS], *j = jobs;
+	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES)], *j = jobs;
 	size_t failed;
 	int err;
 
@@ -163,6 +163,17 @@ int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 				};
 		}
 	}
+	/* The ablation: dynpf_xdp stopped after each stage (rules_stages.c). */
+	for (size_t sh = 0; sh < RB_NSHAPES; sh++)
+		for (int k = 0; k < RB_NSTAGES; k++)
+			*j++ = (struct bench_job){
+				.fd = x->stage_fd[k],
+				.pkt = cfg->shape[sh].pkt,
+				.len = cfg->shape[sh].len,
+				.want = rb_hooks[0].pass,
+				.ns = s->stage_ns[sh][k],
+				.median = &s->stage_med[sh][k],
+			};
 	err = bench_interleave(jobs, ARRAY_SIZE(jobs), cfg->runs, cfg->repeat, &failed);
 	if (err && err != -EPROTO)
 		p_err("bench: BPF_PROG_TEST_RUN failed: %s", strerror(-err));

@@ -168,6 +168,9 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	}
 	x.prog_fd[0] = bpf_program__fd(x.skel->progs.dynpf_xdp);
 	x.prog_fd[1] = bpf_program__fd(x.skel->progs.dynpf_tc_ingress);
+	err = rb_stages_open(&x);
+	if (err)
+		goto fail;
 	err = dynpf_ctrl_open(&x.c, x.skel);
 	if (err)
 		goto fail;
@@ -199,12 +202,14 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		}
 	}
 	rb_nft(&x);
+	rb_stages_close(&x);
 	dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
 	*out = res;
 	return 0;
 fail:
+	rb_stages_close(&x);
 	if (x.c.urb || x.c.acks)
 		dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);

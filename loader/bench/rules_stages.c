@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * dynpf bench, the rule benchmarks: where the time goes. dynpf_xdp is loaded
+ * RB_NSTAGES more times, each with the read-only global dynpf_stop_after set
+ * to stop after one stage of a packet's work (bpf/dynpf.bpf.c), on the maps
+ * of the programs under test (the same rule set, the same counters), and
+ * timed in the same interleaved rounds as the whole program: the difference
+ * between two stages is what the second adds.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bench/rules.h"
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
+#include "dynpf.skel.h"
+#include "lib/log.h"
+#include "lib/progs.h"
+
+const char *const rb_stage_names[RB_NSTAGES + 1] = {
+	"bpf_dynptr_from_xdp", "map lookups", "cursor (first window)", "parse",
+	"classify", "counters (the whole program)",
+};
+
+/* Every map of s but its internal ones (.rodata, .bss) is x->skel's. */
+static int reuse_maps(struct dynpf_bpf *s, struct dynpf_bpf *from)
+{
+	struct bpf_map *m, *src;
+	int err;
+
+	bpf_object__for_each_map(m, s->obj) {
+		if (bpf_map__is_internal(m))
+			continue;
+		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
+		if (!src)
+			return -ENOENT;
+		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rb_stages_open(struct rb_ctx *x)
+{
+	struct bpf_program *p;
+	int err;
+
+	for (int k = 0; k < RB_NSTAGES; k++)
+		x->stage_fd[k] = -1;
+	for (int k = 0; k < RB_NSTAGES; k++) {
+		struct dynpf_bpf *s = dynpf_bpf__open();
+
+		if (!s) {
+			err = -errno;
+			p_err("bench: cannot open dynpf's BPF object: %s", strerror(-err));
+			return err;
+		}
+		x->stage[k] = s;
+		s->rodata->dynpf_stop_after = k + 1;
+		bpf_object__for_each_program(p, s->obj)
+			bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
+		err = dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
+		err = err ?: reuse_maps(s, x->skel);
+		if (err) {
+			p_err("bench: cannot share the maps with the stage programs: %s",
+			      strerror(-err));
+			return err;
+		}
+		err = dynpf_bpf__load(s);
+		if (err) {
+			bench_say_unloaded("bench", "dynpf_xdp stopped after a stage", err);
+			return err;
+		}
+		x->stage_fd[k] = bpf_program__fd(s->progs.dynpf_xdp);
+	}
+	return 0;
+}
+
+void rb_stages_close(struct rb_ctx *x)
+{
+	for (int k = 0; k < RB_NSTAGES; k++) {
+		dynpf_bpf__destroy(x->stage[k]);
+		x->stage[k] = NULL;
+	}
+}
+
+/* ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1 the whole. */
+static double after(const struct rb_set *s, size_t sh, int k)
+{
+	if (k == 0)
+		return s->med[sh][0][P_EMPTY];
+	if (k <= RB_NSTAGES)
+		return s->stage_med[sh][k - 1];
+	return s->med[sh][0][P_DYNPF];
+}
+
+void rb_print_stages(const struct bench_rules *r)
+{
+	const struct bench_rules_cfg *cfg = &r->cfg;
+
+	printf("\nwhere the time goes: dynpf_xdp stopped after each stage, ns each stage adds\n"
+	       "(the same rule sets, interleaved with the runs above, median of %u)\n",
+	       cfg->runs);
+	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
+		printf("%-32s", cfg->shape[sh].name);
+		for (size_t i = 0; i < cfg->ncounts; i++)
+			printf(" %9u", cfg->counts[i]);
+		printf("\n%-32s", "  empty program (the floor)");
+		for (size_t i = 0; i < cfg->ncounts; i++)
+			printf(" %9.1f", after(&r->set[i], sh, 0));
+		for (int k = 1; k <= RB_NSTAGES + 1; k++) {
+			printf("\n  + %-28s", rb_stage_names[k - 1]);
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %+9.1f", after(&r->set[i], sh, k) - after(&r->set[i], sh, k - 1));
+		}
+		printf("\n%-32s", "  = dynpf_xdp");
+		for (size_t i = 0; i < cfg->ncounts; i++)
+			printf(" %9.1f", after(&r->set[i], sh, RB_NSTAGES + 1));
+		printf("\n");
+	}
+	printf("Each stage's figure is the median of its own runs minus the previous one's: a\n"
+	       "stage that adds little can show a small negative number (noise).\n");
+}
+
+json_object *rb_stages_json(const struct bench_rules *r)
+{
+	const struct bench_rules_cfg *cfg = &r->cfg;
+	json_object *o = json_object_new_object();
+
+	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
+		json_object *shape = json_object_new_array();
+
+		for (size_t i = 0; i < cfg->ncounts; i++) {
+			json_object *row = json_object_new_object();
+
+			json_object_object_add(row, "rules", json_object_new_int64(cfg->counts[i]));
+			for (int k = 0; k <= RB_NSTAGES + 1; k++)
+				json_object_object_add(row, k ? rb_stage_names[k - 1] : "empty",
+						       dynpf_json_num(after(&r->set[i], sh, k),
+								      "%.1f"));
+			json_object_array_add(shape, row);
+		}
+		json_object_object_add(o, cfg->shape[sh].name, shape);
+	}
+	return o;
+}
