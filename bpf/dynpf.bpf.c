@@ -128,8 +128,9 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 }
 
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
-static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *dp, __u32 hook,
-						       __u32 ifindex, __u32 vlan_offload)
+/* len: the packet's length if the hook has it at hand, else 0 (dynpf_cur_init()). */
+static __always_inline struct dynpf_verdict *
+dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u32 vlan_offload)
 {
 	struct dynpf_verdict *v;
 	struct dynpf_cursor c;
@@ -150,7 +151,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 		.max_stacks = dynpf_cfg_max_stacks,
 	};
 
-	dynpf_cur_init(&c, dp, a, cfg);
+	dynpf_cur_init(&c, dp, a, cfg, len);
 	c.vlan_offload = vlan_offload;
 	DYNPF_STOP(DYNPF_STOP_CURSOR);
 	dynpf_parse_packet(&c, p);
@@ -198,7 +199,9 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 	}
 	if (dynpf_stop_after == DYNPF_STOP_DYNPTR)
 		return XDP_PASS;
-	v = dynpf_run(&dp, hook, ctx->ingress_ifindex, 0);
+	/* A linear buff's length is in the context; a multi-buffer one's is not. */
+	v = dynpf_run(&dp, hook == DYNPF_HOOK_XDP ? ctx->data_end - ctx->data : 0, hook,
+		      ctx->ingress_ifindex, 0);
 	if (!v)
 		return XDP_PASS;
 	return dynpf_act(v, XDP_PASS, XDP_DROP);
@@ -235,7 +238,7 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 	 */
 	if (skb->vlan_present)
 		vlan = (__u32)dynpf_ntohs((__u16)skb->vlan_proto) << 16 | (skb->vlan_tci & 0xffff);
-	v = dynpf_run(&dp, hook, skb->ifindex, vlan);
+	v = dynpf_run(&dp, skb->len, hook, skb->ifindex, vlan);
 	if (!v)
 		return DYNPF_TC_NEXT;
 	if (v->flags & DYNPF_VF_MARK)

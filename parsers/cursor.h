@@ -183,12 +183,31 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 	return 0;
 }
 
+/* One case of dynpf_cur_init()'s ladder: a slice of exactly n bytes, copied. */
+#define DYNPF_WIN_FILL(n)                                \
+	case n:                                          \
+		w = bpf_dynptr_slice(dp, 0, NULL, n);    \
+		if (w) {                                 \
+			__builtin_memcpy(area->b, w, n); \
+			area->wlen = n;                  \
+		}                                        \
+		break;
+#define DYNPF_WIN_FILL8(n)                                                                      \
+	DYNPF_WIN_FILL(n)                                                                       \
+	DYNPF_WIN_FILL(n + 2) DYNPF_WIN_FILL(n + 4) DYNPF_WIN_FILL(n + 6) DYNPF_WIN_FILL(n + 8) \
+		DYNPF_WIN_FILL(n + 10) DYNPF_WIN_FILL(n + 12) DYNPF_WIN_FILL(n + 14)
+
+/*
+ * len: the packet's length when the hook knows it without a call (linear
+ * XDP: data_end - data; TC: skb->len), else 0 (bpf_dynptr_size(): 9 ns).
+ */
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
-				 struct dynpf_area *area, struct dynpf_parse_cfg cfg)
+				 struct dynpf_area *area, struct dynpf_parse_cfg cfg, __u32 len)
 {
-	__u32 len = bpf_dynptr_size(dp);
 	const void *w = NULL;
 
+	if (!len)
+		len = bpf_dynptr_size(dp);
 	*c = (struct dynpf_cursor){ .src = dp,
 				    .area = area,
 				    .len = len,
@@ -196,21 +215,39 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 				    .max_ext = cfg.max_ext,
 				    .max_stacks = cfg.max_stacks };
 	/*
-	 * The first window, at the start of the packet: a slice into the
-	 * packet, copied by straight-line loads and stores (a few ns;
-	 * bpf_dynptr_read() costs about two slices). Without a buffer: NULL
-	 * when the bytes span fragments. Shorter packets are read.
+	 * The first window, at the start of the packet: one slice into the
+	 * packet, copied by straight-line loads and stores (a few ns). A
+	 * slice's size must be a constant, and it fails past the packet: a
+	 * packet shorter than the window is sliced whole from a ladder of
+	 * sizes, every even length from 14 (a packet of odd length leaves its
+	 * last byte to a refill, should a header need it). One case per size,
+	 * but one slice per packet: bpf_dynptr_read() costs about two slices
+	 * (measured: the window of a 74-byte SYN 38 -> 18 ns on XDP, with the
+	 * length from the context). Without a buffer, a slice is NULL when its
+	 * bytes span fragments: then the window is read.
 	 */
 	area->wbase = 0;
 	area->wlen = 0; /* until filled: a failed fill is tried again, and fails */
-	if (len >= DYNPF_WIN)
+	if (len >= DYNPF_WIN) {
 		w = bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN);
-	if (w) {
-		__builtin_memcpy(area->b, w, DYNPF_WIN);
-		area->wlen = DYNPF_WIN;
+		if (w) {
+			__builtin_memcpy(area->b, w, DYNPF_WIN);
+			area->wlen = DYNPF_WIN;
+		}
 	} else {
-		dynpf_cur_refill(c, 0);
+		switch (len & ~1u) {
+			DYNPF_WIN_FILL(14)
+			DYNPF_WIN_FILL8(16)
+			DYNPF_WIN_FILL8(32)
+			DYNPF_WIN_FILL8(48)
+			DYNPF_WIN_FILL8(64)
+			DYNPF_WIN_FILL8(80)
+			DYNPF_WIN_FILL8(96)
+			DYNPF_WIN_FILL8(112)
+		}
 	}
+	if (!area->wlen)
+		dynpf_cur_refill(c, 0);
 }
 
 #else /* native */

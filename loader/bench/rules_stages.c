@@ -20,8 +20,8 @@
 #include "lib/progs.h"
 
 const char *const rb_stage_names[RB_NSTAGES + 1] = {
-	"bpf_dynptr_from_xdp", "map lookups", "cursor (first window)", "parse",
-	"classify", "counters (the whole program)",
+	"bpf_dynptr_from_xdp",          "map lookups", "cursor (first window)", "parse", "classify",
+	"counters (the whole program)",
 };
 
 /* Every map of s but its internal ones (.rodata, .bss) is x->skel's. */
@@ -30,7 +30,8 @@ static int reuse_maps(struct dynpf_bpf *s, struct dynpf_bpf *from)
 	struct bpf_map *m, *src;
 	int err;
 
-	bpf_object__for_each_map(m, s->obj) {
+	bpf_object__for_each_map(m, s->obj)
+	{
 		if (bpf_map__is_internal(m))
 			continue;
 		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
@@ -114,7 +115,8 @@ void rb_print_stages(const struct bench_rules *r)
 		for (int k = 1; k <= RB_NSTAGES + 1; k++) {
 			printf("\n  + %-28s", rb_stage_names[k - 1]);
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %+9.1f", after(&r->set[i], sh, k) - after(&r->set[i], sh, k - 1));
+				printf(" %+9.1f",
+				       after(&r->set[i], sh, k) - after(&r->set[i], sh, k - 1));
 		}
 		printf("\n%-32s", "  = dynpf_xdp");
 		for (size_t i = 0; i < cfg->ncounts; i++)
@@ -138,9 +140,9 @@ json_object *rb_stages_json(const struct bench_rules *r)
 
 			json_object_object_add(row, "rules", json_object_new_int64(cfg->counts[i]));
 			for (int k = 0; k <= RB_NSTAGES + 1; k++)
-				json_object_object_add(row, k ? rb_stage_names[k - 1] : "empty",
-						       dynpf_json_num(after(&r->set[i], sh, k),
-								      "%.1f"));
+				json_object_object_add(
+					row, k ? rb_stage_names[k - 1] : "empty",
+					dynpf_json_num(after(&r->set[i], sh, k), "%.1f"));
 			json_object_array_add(shape, row);
 		}
 		json_object_object_add(o, cfg->shape[sh].name, shape);
