@@ -387,16 +387,16 @@ static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cl
 }
 
 /*
- * Classify the packet p with the active rule set: fills out and returns the
- * terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). A global subprogram,
- * like the two above, so each loop is verified once on its own.
+ * Classify the packet p with side `side` of the rule set: fills out and
+ * returns the terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). A global
+ * subprogram, like the two above, so each loop is verified once on its own.
  */
-DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out)
+DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out, __u32 side)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
 	struct dynpf_state *st;
-	__u32 side, hi, i, zero = 0;
+	__u32 hi, i, zero = 0;
 	__u64 cand;
 	__u8 action;
 
@@ -408,7 +408,7 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 	cs = bpf_map_lookup_elem(&dynpf_cls_scratch, &zero);
 	if (!st || !cs)
 		return DYNPF_ACT_PASS;
-	side = st->active & 1;
+	side &= 1;
 	out->gen = st->side_gen[side];
 	action = st->default_action[side];
 	if (action)
@@ -471,20 +471,19 @@ DYNPF_SUBPROG int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict
 }
 
 /*
- * dynpf_classify(), without its call when the active side has no rule and
+ * dynpf_classify() with the side the packet read (dynpf_run(): once, for
+ * its parse and its classification), without its call when that side has no rule and
  * passes by default (a fresh attach, a parse-only run): the verdict is
  * known, and the call (a global subprogram: about 10 ns with this CPU's
  * return thunk) would only find that out.
  */
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
-						   struct dynpf_verdict *out)
+						   struct dynpf_verdict *out,
+						   const struct dynpf_state *st, __u32 side)
 {
-	struct dynpf_state *st = dynpf_state_get();
-	__u32 side;
-
 	__builtin_memset(out, 0, sizeof(*out));
+	side &= 1;
 	if (st) {
-		side = st->active & 1;
 		out->gen = st->side_gen[side];
 		/* One branch, not one per test: the verifier walks the rest of
 		 * the program once per path that gets here. */
@@ -493,7 +492,7 @@ static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 			DYNPF_ACT_PASS;
 	}
 	if (!out->action)
-		dynpf_classify(p, out);
+		dynpf_classify(p, out, side);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

@@ -258,6 +258,26 @@ static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_r
 			      c->proto[DYNPF_SEL_ANY] + c->proto[q & 255]);
 }
 
+/*
+ * Count rule r in or out (delta 1 or -1) of what the side's rules need of
+ * the parse, and keep the side's needs (DYNPF_NEED_*) in step: the data path
+ * reads them once per packet, with the side.
+ */
+static __always_inline void dynpf_need_count(struct dynpf_state *st, __u32 side,
+					     const struct dynpf_rule *r, int delta)
+{
+	__u32 needs = dynpf_rule_needs(r), b, all = 0;
+
+	side &= 1;
+	for (b = 0; b < DYNPF_NEED_BITS; b++) {
+		if (needs & (1u << b))
+			st->need_cnt[side][b] += delta;
+		if (st->need_cnt[side][b])
+			all |= 1u << b;
+	}
+	st->needs[side] = all;
+}
+
 static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent *e)
 {
 	struct dynpf_state *st = dynpf_state_get();
@@ -295,6 +315,7 @@ static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent 
 		if (st->ntuples[side & 1])
 			st->ntuples[side & 1]--;
 	}
+	dynpf_need_count(st, side, &e->r, -1);
 	e->valid = 0;
 	e->next = 0;
 	if (st->nrules[side & 1])
@@ -391,6 +412,7 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 	dynpf_sel_count(side, t, r, 1);
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
+	dynpf_need_count(st, side, r, 1);
 	st->nrules[side & 1]++;
 }
 

@@ -127,24 +127,49 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 	bpf_ringbuf_submit_dynptr(&rec, 0);
 }
 
+/* What the parse may skip (DYNPF_SKIP_*) when the rules need only needs. */
+static __always_inline __u8 dynpf_skips(__u32 needs)
+{
+	__u8 skip = 0;
+
+	if (needs & DYNPF_NEED_FULL)
+		return 0;
+	if (!(needs & DYNPF_NEED_TCP_OPT))
+		skip |= DYNPF_SKIP_TCP_OPT;
+	if (!(needs & DYNPF_NEED_INNER))
+		skip |= DYNPF_SKIP_INNER;
+	if (!(needs & (DYNPF_NEED_INNER | DYNPF_NEED_TUN_OPT)))
+		skip |= DYNPF_SKIP_TUN_OPT;
+	return skip;
+}
+
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
 /* len: the packet's length if the hook has it at hand, else 0 (dynpf_cur_init()). */
 static __always_inline struct dynpf_verdict *
 dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u32 vlan_offload)
 {
 	struct dynpf_verdict *v;
+	struct dynpf_state *st;
 	struct dynpf_cursor c;
 	struct dynpf_stats *s;
 	struct dynpf_area *a;
 	struct dynpf_pkt *p;
-	__u32 zero = 0;
+	__u32 zero = 0, side, needs;
 
 	s = dynpf_stats_get(ifindex, hook);
 	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
 	a = bpf_map_lookup_elem(&dynpf_area, &zero);
 	v = bpf_map_lookup_elem(&dynpf_verdicts, &zero);
-	if (!s || !p || !a || !v)
+	st = dynpf_state_get();
+	if (!s || !p || !a || !v || !st)
 		return NULL;
+	/*
+	 * The side of the rule set this packet is parsed for and classified
+	 * by, read once: what its rules need of the parse (DYNPF_NEED_*) is
+	 * all the parse does, unless the programs trace (then everything).
+	 */
+	side = st->active & 1;
+	needs = dynpf_trace_on ? DYNPF_NEED_FULL : st->needs[side];
 	DYNPF_STOP(DYNPF_STOP_MAPS);
 	struct dynpf_parse_cfg cfg = {
 		.max_ext = dynpf_cfg_max_ext,
@@ -153,12 +178,13 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 
 	dynpf_cur_init(&c, dp, a, cfg, len);
 	c.vlan_offload = vlan_offload;
+	c.skip = dynpf_skips(needs);
 	DYNPF_STOP(DYNPF_STOP_CURSOR);
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;
 	p->ifindex = ifindex;
 	DYNPF_STOP(DYNPF_STOP_PARSE);
-	dynpf_classify_or_pass(p, v);
+	dynpf_classify_or_pass(p, v, st, side);
 	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);
 	if (v->sample)

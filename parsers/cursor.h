@@ -82,6 +82,15 @@ struct dynpf_area {
 	__u32 wlen; /* 0: not filled yet for this packet */
 };
 
+/*
+ * Parts of a packet the data path may leave unparsed when no loaded rule
+ * needs them (DYNPF_NEED_*, dynpf_rule_needs()): never when it traces, never
+ * natively (the reference parses everything).
+ */
+#define DYNPF_SKIP_TCP_OPT 0x01 /* the TCP option area */
+#define DYNPF_SKIP_INNER 0x02   /* a tunnel's inner packet: the walk ends there */
+#define DYNPF_SKIP_TUN_OPT 0x04 /* Geneve's option area */
+
 struct dynpf_cursor {
 	dynpf_src_t src;
 	struct dynpf_area *area;
@@ -93,6 +102,7 @@ struct dynpf_cursor {
 	__u8 keep_layer; /* on error: the failing header's fixed part is valid */
 	__u8 err_at;     /* on error: 1 + the index of the layer it belongs to, when
 			  * an earlier one (0: the failing header's own) */
+	__u8 skip;       /* DYNPF_SKIP_*: what the rules loaded do not need parsed */
 	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
 	__u8 max_stacks;
 	__u32 vlan_offload; /* TPID << 16 | TCI of a tag taken off the front before the

@@ -112,6 +112,8 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 	if (proto & DYNPF_NEXT_INNER) {
 		/* A tunnel's inner packet: the next stack, if there is room. */
 		proto &= 0xff;
+		if (c->skip & DYNPF_SKIP_INNER)
+			return DYNPF_P_NONE; /* no rule looks at it */
 		if (c->stack + 1 >= DYNPF_MAX_STACKS || c->stack + 1 >= c->max_stacks) {
 			r = -DYNPF_E_DEPTH;
 		} else {

@@ -30,7 +30,7 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		.hdr_len = doff,
 	};
 	c->off += doff;
-	if (doff > sizeof(*th)) {
+	if (doff > sizeof(*th) && !(c->skip & DYNPF_SKIP_TCP_OPT)) {
 		/* The header is valid: an error from here on is in its options. */
 		c->keep_layer = 1;
 		r = dynpf_tlv_walk(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th),

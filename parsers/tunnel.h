@@ -185,10 +185,12 @@ dynpf_inline int dynpf_parse_geneve(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (!dynpf_cur_need(c, c->off, sizeof(*h) + optlen))
 		return -DYNPF_E_TRUNCATED;
 	c->off += sizeof(*h) + optlen;
-	c->keep_layer = 1;
-	r = dynpf_tlv_walk_inline(c, p, DYNPF_TLV_GENEVE_OPT, c->off - optlen, optlen, 0);
-	if (r < 0)
-		return r;
+	if (!(c->skip & DYNPF_SKIP_TUN_OPT)) {
+		c->keep_layer = 1;
+		r = dynpf_tlv_walk_inline(c, p, DYNPF_TLV_GENEVE_OPT, c->off - optlen, optlen, 0);
+		if (r < 0)
+			return r;
+	}
 	return dynpf_tun_inner(t->inner);
 }
 

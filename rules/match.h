@@ -502,6 +502,46 @@ dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_c
 	       p->st[0].l4.icmp_type <= 137;
 }
 
+/*
+ * What rule r needs of the parse (DYNPF_NEED_*): the parts a lean parse may
+ * skip without changing whether r matches. A TCP option area, a tunnel's
+ * inner packet and Geneve options do not change the layers before them (an
+ * error in a TCP option area keeps the TCP header and its ports), so only
+ * the rules that test them need them; a test of the parse error, and a
+ * sample's event (it carries the parse), need all of it. IPv4 and IPv6
+ * options and SRH TLVs are always walked: an error in them ends the parse
+ * before the layers after them, which any rule may test.
+ */
+dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 needs = 0, i;
+
+	if ((m->fields & DYNPF_M_ERROR) || r->action == DYNPF_ACT_SAMPLE)
+		return DYNPF_NEED_FULL;
+	if (m->stack)
+		needs |= DYNPF_NEED_INNER;
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		if (i >= m->ntlv)
+			break;
+		/* A TLV of any stack matches (dynpf_tlv_present()): the inner
+		 * packet's count; an extension header is its stack's own. */
+		if (m->tlv[i].family != DYNPF_TT_EXT)
+			needs |= DYNPF_NEED_INNER;
+		if (m->tlv[i].family == DYNPF_TLV_TCP_OPT)
+			needs |= DYNPF_NEED_TCP_OPT;
+		if (m->tlv[i].family == DYNPF_TLV_GENEVE_OPT)
+			needs |= DYNPF_NEED_TUN_OPT;
+	}
+	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+		if (i >= m->nval)
+			break;
+		if (m->val[i].field == DYNPF_V_MSS || m->val[i].field == DYNPF_V_WSCALE)
+			needs |= DYNPF_NEED_TCP_OPT;
+	}
+	return needs;
+}
+
 /* Rule order, (prio, id): is rule a before rule b? */
 dynpf_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b)
 {

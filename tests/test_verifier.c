@@ -44,8 +44,7 @@ static int budget(const char *path, long max)
 		fprintf(stderr, "%s: cannot open\n", path);
 		return 2;
 	}
-	bpf_object__for_each_program(prog, obj)
-	{
+	bpf_object__for_each_program(prog, obj) {
 		if (i >= 8)
 			break;
 		bpf_program__set_log_level(prog, 4); /* BPF_LOG_STATS */
@@ -66,8 +65,7 @@ static int budget(const char *path, long max)
 		return 1;
 	}
 	i = 0;
-	bpf_object__for_each_program(prog, obj)
-	{
+	bpf_object__for_each_program(prog, obj) {
 		const char *s = strstr(stats_buf[i++], "processed ");
 		long n = s ? strtol(s + 10, NULL, 10) : -1;
 

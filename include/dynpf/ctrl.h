@@ -364,6 +364,17 @@ struct dynpf_sample {
  * Map layouts user space reads (the rule set's state and its rule table,
  * bpf/rules.h explains both). dynpf_rules holds entry id * 2 + side.
  */
+/*
+ * What a side's rules need of the parse (dynpf_state.needs): the data path
+ * skips the rest, unless it traces. Each bit counts the rules that need it
+ * (dynpf_state.need_cnt), kept as rules are linked and unlinked.
+ */
+#define DYNPF_NEED_TCP_OPT 0x01 /* TCP options walked and decoded */
+#define DYNPF_NEED_INNER 0x02   /* a tunnel's inner packet parsed */
+#define DYNPF_NEED_TUN_OPT 0x04 /* Geneve options walked */
+#define DYNPF_NEED_FULL 0x08    /* everything: a test of the parse error, a sample */
+#define DYNPF_NEED_BITS 4
+
 struct dynpf_state {
 	__u32 active;      /* the side packets read: 0 or 1 */
 	__u32 gen;         /* +1 per commit */
@@ -383,6 +394,8 @@ struct dynpf_state {
 	__u32 new_masks; /* masks the open transaction adds */
 	__u32 added;
 	__u32 deleted;
+	__u32 needs[2]; /* DYNPF_NEED_* of each side's rules */
+	__u32 need_cnt[2][DYNPF_NEED_BITS];
 };
 
 struct dynpf_rule_ent {

@@ -174,8 +174,9 @@ static int load_ref(struct lv_ctx *x)
 		p_err("bench --live: cannot size bench_live_frames: %s", strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(p, x->ref->obj) bpf_program__set_autoload(
-		p, p == x->ref->progs.bench_live_tx || p == x->ref->progs.bench_live_drop);
+	bpf_object__for_each_program(p, x->ref->obj)
+		bpf_program__set_autoload(p, p == x->ref->progs.bench_live_tx ||
+						     p == x->ref->progs.bench_live_drop);
 	err = bench_bpf__load(x->ref);
 	if (err) {
 		bench_say_unloaded("bench --live", "the bench's BPF programs", err);

@@ -73,6 +73,9 @@ static void bench_usage(FILE *f)
 		"  --rule-counts LIST the rule counts of the classification table, a comma\n"
 		"                     list of 0..%u (default 1,100,1000,10000,100000; 0 and\n"
 		"                     1 are always measured)\n"
+		"  --versus OBJ       also time the dynpf_xdp of another build's dynpf.bpf.o\n"
+		"                     (its maps must be this build's) on the same rule sets,\n"
+		"                     in the same rounds: an A/B of two builds in one run\n"
 		"  --live             on the wire instead, alone (see below): takes only the\n"
 		"                     three options that follow and -j\n"
 		"  --capture FILE     --live: the frames to send, in turn (default\n"
@@ -214,6 +217,7 @@ enum {
 	OPT_NO_RULES,
 	OPT_RULES_ONLY,
 	OPT_RULE_COUNTS,
+	OPT_VERSUS,
 	OPT_LIVE,
 	OPT_CAPTURE,
 	OPT_DURATION,
@@ -288,6 +292,7 @@ int cmd_bench(int argc, char **argv)
 		{ "no-rules", no_argument, NULL, OPT_NO_RULES },
 		{ "rules-only", no_argument, NULL, OPT_RULES_ONLY },
 		{ "rule-counts", required_argument, NULL, OPT_RULE_COUNTS },
+		{ "versus", required_argument, NULL, OPT_VERSUS },
 		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -361,6 +366,10 @@ int cmd_bench(int argc, char **argv)
 			if (bench_rules_parse_counts(optarg, &rc))
 				return DYNPF_EXIT_USAGE;
 			counts_given = true;
+			other_opts = true;
+			break;
+		case OPT_VERSUS:
+			rc.versus = optarg;
 			other_opts = true;
 			break;
 		case 'h':

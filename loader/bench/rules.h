@@ -47,6 +47,7 @@ struct bench_rules_cfg {
 	/* Ascending, no duplicates, 0 and 1 first. */
 	uint32_t counts[BENCH_RULES_MAX_COUNTS];
 	size_t ncounts;
+	const char *versus; /* --versus: another build's dynpf.bpf.o, or NULL */
 };
 
 struct bench_rules;
@@ -136,6 +137,8 @@ struct rb_set {
 	/* dynpf_xdp stopped after stage k + 1 (the whole program: med[.][0][P_DYNPF]) */
 	uint32_t stage_ns[RB_NSHAPES][RB_NSTAGES][BENCH_RUNS_MAX];
 	double stage_med[RB_NSHAPES][RB_NSTAGES];
+	uint32_t versus_ns[RB_NSHAPES][BENCH_RUNS_MAX]; /* --versus's dynpf_xdp */
+	double versus_med[RB_NSHAPES];
 };
 
 struct rb_upd {
@@ -186,7 +189,9 @@ struct rb_ctx {
 	int prog_fd[RB_NHOOKS];
 	struct dynpf_bpf *stage[RB_NSTAGES]; /* the ablation's programs */
 	int stage_fd[RB_NSTAGES];            /* their dynpf_xdp, or -1 */
-	int xf_fd;                           /* xdp-filter's program, or -1 */
+	struct bpf_object *versus;           /* --versus's object, and its dynpf_xdp */
+	int versus_fd;
+	int xf_fd; /* xdp-filter's program, or -1 */
 	struct bpf_object *xf_obj;
 	int ncpus;
 	struct dynpf_pkt parsed[RB_NSHAPES];

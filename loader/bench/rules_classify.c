@@ -139,7 +139,7 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct bench_rules_cfg *cfg = x->cfg;
-	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES)], *j = jobs;
+	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 1)], *j = jobs;
 	size_t failed;
 	int err;
 
@@ -174,6 +174,15 @@ int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 				.ns = s->stage_ns[sh][k],
 				.median = &s->stage_med[sh][k],
 			};
+	for (size_t sh = 0; sh < RB_NSHAPES; sh++)
+		*j++ = (struct bench_job){
+			.fd = x->versus_fd, /* -1 without --versus: left out */
+			.pkt = cfg->shape[sh].pkt,
+			.len = cfg->shape[sh].len,
+			.want = rb_hooks[0].pass,
+			.ns = s->versus_ns[sh],
+			.median = &s->versus_med[sh],
+		};
 	err = bench_interleave(jobs, ARRAY_SIZE(jobs), cfg->runs, cfg->repeat, &failed);
 	if (err && err != -EPROTO)
 		p_err("bench: BPF_PROG_TEST_RUN failed: %s", strerror(-err));
@@ -216,7 +225,8 @@ void rb_xdpfilter_open(struct rb_ctx *x)
 		return;
 	}
 	/* Its maps ask to be pinned by name under /sys/fs/bpf: not here. */
-	bpf_object__for_each_map(map, x->xf_obj) bpf_map__set_pin_path(map, NULL);
+	bpf_object__for_each_map(map, x->xf_obj)
+		bpf_map__set_pin_path(map, NULL);
 	/* The object may hold more than the filter (libxdp's metadata): the XDP one. */
 	bpf_object__for_each_program(prog, x->xf_obj)
 		bpf_program__set_autoload(prog, bpf_program__type(prog) == BPF_PROG_TYPE_XDP);
@@ -225,9 +235,9 @@ void rb_xdpfilter_open(struct rb_ctx *x)
 		snprintf(res->xf_msg, sizeof(res->xf_msg), "cannot load it: %s", strerror(-err));
 		return;
 	}
-	bpf_object__for_each_program(
-		prog, x->xf_obj) if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && x->xf_fd < 0)
-		x->xf_fd = bpf_program__fd(prog);
+	bpf_object__for_each_program(prog, x->xf_obj)
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && x->xf_fd < 0)
+			x->xf_fd = bpf_program__fd(prog);
 	if (x->xf_fd < 0)
 		snprintf(res->xf_msg, sizeof(res->xf_msg), "no XDP program in it");
 }

@@ -5,12 +5,14 @@
  * to stop after one stage of a packet's work (bpf/dynpf.bpf.c), on the maps
  * of the programs under test (the same rule set, the same counters), and
  * timed in the same interleaved rounds as the whole program: the difference
- * between two stages is what the second adds.
+ * between two stages is what the second adds. With --versus, another
+ * build's dynpf_xdp joins them, on the same maps: an A/B in one run.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bench/rules.h"
@@ -24,14 +26,13 @@ const char *const rb_stage_names[RB_NSTAGES + 1] = {
 	"counters (the whole program)",
 };
 
-/* Every map of s but its internal ones (.rodata, .bss) is x->skel's. */
-static int reuse_maps(struct dynpf_bpf *s, struct dynpf_bpf *from)
+/* Every map of obj but its internal ones (.rodata, .bss) is x->skel's. */
+static int reuse_maps(struct bpf_object *obj, struct dynpf_bpf *from)
 {
 	struct bpf_map *m, *src;
 	int err;
 
-	bpf_object__for_each_map(m, s->obj)
-	{
+	bpf_object__for_each_map(m, obj) {
 		if (bpf_map__is_internal(m))
 			continue;
 		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
@@ -44,13 +45,118 @@ static int reuse_maps(struct dynpf_bpf *s, struct dynpf_bpf *from)
 	return 0;
 }
 
+/* The offset and size of the .rodata variable named name, from BTF; -1 if none. */
+static long rodata_var(const struct btf *btf, const char *name, __u32 *size)
+{
+	int id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+		if (!strcmp(btf__name_by_offset(btf, v->name_off), name)) {
+			*size = vs->size;
+			return vs->offset;
+		}
+	}
+	return -1;
+}
+
+/* The .rodata map of obj, or NULL. */
+static struct bpf_map *rodata_map(struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__is_internal(m) && strstr(bpf_map__name(m), ".rodata"))
+			return m;
+	return NULL;
+}
+
+/* obj's read-only globals as x->skel's, where they have the same name and size. */
+static int copy_rodata(struct bpf_object *obj, struct dynpf_bpf *from)
+{
+	const struct btf *btf = bpf_object__btf(obj), *fbtf = bpf_object__btf(from->obj);
+	struct bpf_map *m = rodata_map(obj), *fm = rodata_map(from->obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+	size_t sz, fsz;
+	const char *src;
+	char *dst;
+	int id;
+
+	if (!m || !fm || !btf || !fbtf)
+		return -ENOENT;
+	dst = bpf_map__initial_value(m, &sz);
+	src = bpf_map__initial_value(fm, &fsz);
+	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	if (!dst || !src || id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+		__u32 fsize = 0;
+		long foff = rodata_var(fbtf, btf__name_by_offset(btf, v->name_off), &fsize);
+
+		if (foff >= 0 && fsize == vs->size && vs->offset + vs->size <= sz &&
+		    (size_t)foff + fsize <= fsz)
+			memcpy(dst + vs->offset, src + foff, vs->size);
+	}
+	return 0;
+}
+
+/* --versus: the other build's dynpf_xdp, on x->skel's maps and settings. */
+static int versus_open(struct rb_ctx *x, const char *path)
+{
+	struct bpf_program *p, *xdp = NULL;
+	int err;
+
+	x->versus = bpf_object__open_file(path, NULL);
+	err = libbpf_get_error(x->versus);
+	if (err) {
+		x->versus = NULL;
+		p_err("bench: --versus %s: cannot open it: %s", path, strerror(-err));
+		return err;
+	}
+	bpf_object__for_each_program(p, x->versus) {
+		bool it = !strcmp(bpf_program__name(p), "dynpf_xdp");
+
+		bpf_program__set_autoload(p, it);
+		if (it)
+			xdp = p;
+	}
+	err = xdp ? 0 : -ENOENT;
+	err = err ?: copy_rodata(x->versus, x->skel);
+	err = err ?: reuse_maps(x->versus, x->skel);
+	err = err ?: bpf_object__load(x->versus);
+	if (err) {
+		p_err("bench: --versus %s: no dynpf_xdp loadable on this build's maps: %s", path,
+		      strerror(-err));
+		return err;
+	}
+	x->versus_fd = bpf_program__fd(xdp);
+	return 0;
+}
+
 int rb_stages_open(struct rb_ctx *x)
 {
 	struct bpf_program *p;
 	int err;
 
+	x->versus_fd = -1;
 	for (int k = 0; k < RB_NSTAGES; k++)
 		x->stage_fd[k] = -1;
+	if (x->cfg->versus) {
+		err = versus_open(x, x->cfg->versus);
+		if (err)
+			return err;
+	}
 	for (int k = 0; k < RB_NSTAGES; k++) {
 		struct dynpf_bpf *s = dynpf_bpf__open();
 
@@ -64,7 +170,7 @@ int rb_stages_open(struct rb_ctx *x)
 		bpf_object__for_each_program(p, s->obj)
 			bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
 		err = dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
-		err = err ?: reuse_maps(s, x->skel);
+		err = err ?: reuse_maps(s->obj, x->skel);
 		if (err) {
 			p_err("bench: cannot share the maps with the stage programs: %s",
 			      strerror(-err));
@@ -82,6 +188,8 @@ int rb_stages_open(struct rb_ctx *x)
 
 void rb_stages_close(struct rb_ctx *x)
 {
+	bpf_object__close(x->versus);
+	x->versus = NULL;
 	for (int k = 0; k < RB_NSTAGES; k++) {
 		dynpf_bpf__destroy(x->stage[k]);
 		x->stage[k] = NULL;
@@ -121,10 +229,21 @@ void rb_print_stages(const struct bench_rules *r)
 		printf("\n%-32s", "  = dynpf_xdp");
 		for (size_t i = 0; i < cfg->ncounts; i++)
 			printf(" %9.1f", after(&r->set[i], sh, RB_NSTAGES + 1));
+		if (cfg->versus) {
+			printf("\n%-32s", "  --versus build");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %9.1f", r->set[i].versus_med[sh]);
+			printf("\n%-32s", "  this build / --versus");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %8.3fx", after(&r->set[i], sh, RB_NSTAGES + 1) /
+							  r->set[i].versus_med[sh]);
+		}
 		printf("\n");
 	}
 	printf("Each stage's figure is the median of its own runs minus the previous one's: a\n"
 	       "stage that adds little can show a small negative number (noise).\n");
+	if (cfg->versus)
+		printf("--versus build: %s's dynpf_xdp, on the same maps.\n", cfg->versus);
 }
 
 json_object *rb_stages_json(const struct bench_rules *r)
@@ -143,6 +262,10 @@ json_object *rb_stages_json(const struct bench_rules *r)
 				json_object_object_add(
 					row, k ? rb_stage_names[k - 1] : "empty",
 					dynpf_json_num(after(&r->set[i], sh, k), "%.1f"));
+			if (cfg->versus)
+				json_object_object_add(
+					row, "versus",
+					dynpf_json_num(r->set[i].versus_med[sh], "%.1f"));
 			json_object_array_add(shape, row);
 		}
 		json_object_object_add(o, cfg->shape[sh].name, shape);

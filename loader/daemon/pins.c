@@ -122,8 +122,7 @@ int load_programs(struct daemon *d)
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
 	pin_path(d, "dynpf_state", path, sizeof(path));
 	d->adopted = !stat(path, &st);
-	bpf_object__for_each_map(map, d->skel->obj)
-	{
+	bpf_object__for_each_map(map, d->skel->obj) {
 		if (bpf_map__is_internal(map))
 			continue;
 		pin_path(d, bpf_map__name(map), path, sizeof(path));

@@ -201,6 +201,80 @@ fail:
 	return err;
 }
 
+int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsigned int hooks)
+{
+	struct bpf_map *m, *src;
+	int err;
+
+	memset(lean, 0, sizeof(*lean));
+	lean->skel = dynpf_bpf__open();
+	if (!lean->skel) {
+		err = -errno;
+		p_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	/* of's settings and rule set; trace off. */
+	*lean->skel->rodata = *of->skel->rodata;
+	lean->skel->rodata->dynpf_trace_on = 0;
+	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
+		if (!(hooks & (1u << h)))
+			bpf_program__set_autoload(hook_prog(lean, h), false);
+	bpf_object__for_each_map(m, lean->skel->obj) {
+		/* Its own counters, verdicts and scratch: of's count the walk. */
+		if (bpf_map__is_internal(m) || m == lean->skel->maps.dynpf_stats ||
+		    m == lean->skel->maps.dynpf_rule_stats ||
+		    m == lean->skel->maps.dynpf_verdicts || m == lean->skel->maps.dynpf_ifslots ||
+		    m == lean->skel->maps.dynpf_trace)
+			continue;
+		src = bpf_object__find_map_by_name(of->skel->obj, bpf_map__name(m));
+		err = src ? bpf_map__reuse_fd(m, bpf_map__fd(src)) : -ENOENT;
+		if (err) {
+			p_err("cannot share the map %s: %s", bpf_map__name(m), strerror(-err));
+			goto fail;
+		}
+	}
+	err = dynpf_bpf__load(lean->skel);
+	if (err) {
+		p_err("cannot load the BPF programs (%s): run with -vv to see the verifier log",
+		      strerror(-err));
+		goto fail;
+	}
+	return 0;
+fail:
+	dynpf_progs_close(lean);
+	return err;
+}
+
+enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, const void *data,
+					  uint32_t len, struct dynpf_verdict *v)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len, .repeat = 1);
+	int fd = bpf_map__fd(pr->skel->maps.dynpf_verdicts), ncpus = libbpf_num_possible_cpus();
+	/* A per-CPU value is laid out every 8 bytes. */
+	size_t stride = (sizeof(struct dynpf_verdict) + 7) & ~(size_t)7;
+	struct bpf_program *prog = hook_prog(pr, hook);
+	uint32_t zero = 0;
+	int err, found = -1;
+	char *all;
+
+	if (!prog || ncpus <= 0)
+		return DYNPF_RUN_ERROR;
+	all = calloc(ncpus, stride);
+	if (!all)
+		return DYNPF_RUN_ERROR;
+	/* Which CPU ran it: the one whose verdict is no longer all zeros. */
+	err = bpf_map_update_elem(fd, &zero, all, 0);
+	err = err ?: bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	err = err ?: bpf_map_lookup_elem(fd, &zero, all);
+	for (int c = 0; !err && c < ncpus && found < 0; c++)
+		if (((const struct dynpf_verdict *)(all + c * stride))->action)
+			found = c;
+	if (found >= 0)
+		memcpy(v, all + found * stride, sizeof(*v));
+	free(all);
+	return found >= 0 ? DYNPF_RUN_OK : DYNPF_RUN_ERROR;
+}
+
 void dynpf_progs_close(struct dynpf_progs *pr)
 {
 	ring_buffer__free(pr->rb);

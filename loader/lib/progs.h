@@ -61,6 +61,18 @@ int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_pars
 int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
 			   uint32_t max_rules, unsigned int hooks);
 
+/*
+ * The programs of hooks again, on the maps of `of` (its rule set, its
+ * counters) and with its settings, but without the trace: what the data
+ * path runs, the parse no larger than the rules need (DYNPF_NEED_*).
+ * Replay compares its verdicts with the traced ones. 0 or -errno (said).
+ */
+int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsigned int hooks);
+
+/* One test run of the hook's program of pr: its verdict, from dynpf_verdicts. */
+enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, const void *data,
+					  uint32_t len, struct dynpf_verdict *v);
+
 /* Size the rule tables of an opened, not yet loaded object. */
 int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules);
 void dynpf_progs_close(struct dynpf_progs *pr);

@@ -303,10 +303,20 @@ struct live_totals {
 	unsigned long diffs; /* fields where it and the test-run hook differ */
 };
 
+/*
+ * replay --rules: each verdict again from the same program without its
+ * trace, the parse no larger than the rules need (dynpf_progs_open_lean()),
+ * which must decide alike.
+ */
+struct lean_totals {
+	unsigned long runs;
+	unsigned long diffs;
+};
+
 static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
 			  unsigned long native_diffs, unsigned long failures,
-			  const struct live_totals *lt)
+			  const struct live_totals *lt, const struct lean_totals *lean)
 {
 	if (dynpf_json) {
 		json_object *s = json_object_new_object(), *bh = json_object_new_object();
@@ -326,6 +336,12 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		if (o->live)
 			json_object_object_add(s, "live_mismatches",
 					       json_object_new_int64(lt->diffs));
+		if (lean->runs) {
+			json_object_object_add(s, "lean_verdicts",
+					       json_object_new_int64(lean->runs));
+			json_object_object_add(s, "lean_mismatches",
+					       json_object_new_int64(lean->diffs));
+		}
 		json_object_object_add(s, "failures", json_object_new_int64(failures));
 		printf("%s\n", json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
 		json_object_put(s);
@@ -344,6 +360,9 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		       o->xdp_linear_to > o->xdp_linear ? " (with the linear-size sweep)" : "");
 	if (o->live)
 		printf("  %s vs test-run: %lu field differences\n", o->live->name, lt->diffs);
+	if (lean->runs)
+		printf("  lean parse:       %lu verdicts, %lu differ from the full parse's\n",
+		       lean->runs, lean->diffs);
 	if (failures)
 		printf("  failed runs:      %lu\n", failures);
 }
@@ -404,9 +423,39 @@ static void walk_live_packet(const struct dynpf_walk_opts *o, size_t pkt,
 	json_object_put(rec);
 }
 
+/* The lean program's verdict on frame f against full, the traced one's. */
+static void lean_verdict(struct dynpf_progs *lean, int hook, const struct dynpf_frame *f,
+			 const struct dynpf_verdict *full, const struct diff_ctx *d,
+			 struct lean_totals *t, unsigned long *failures)
+{
+	struct dynpf_verdict v;
+	json_object *a, *b;
+
+	if (dynpf_progs_verdict(lean, hook, f->data, f->len, &v) != DYNPF_RUN_OK) {
+		p_err("%s: packet %zu: no verdict from the lean program on %s", d->capture, d->pkt,
+		      d->hook);
+		(*failures)++;
+		return;
+	}
+	t->runs++;
+	a = dynpf_verdict_to_json(full, false);
+	b = dynpf_verdict_to_json(&v, false);
+	if (!json_object_equal(a, b)) {
+		t->diffs++;
+		printf("%s: pkt %zu hook %s: the lean parse decides %s, the full parse %s\n",
+		       d->capture, d->pkt, d->hook,
+		       json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN),
+		       json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
+	}
+	json_object_put(a);
+	json_object_put(b);
+}
+
 int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 {
 	struct live_totals lt = {};
+	struct lean_totals lean_t = {};
+	struct dynpf_progs lean = {};
 	struct hook_stats hs[NHOOKS] = {};
 	struct dynpf_expect exp = {};
 	struct dynpf_capture cap;
@@ -448,6 +497,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		if (!err)
 			err = dynpf_ruleset_apply(&ctrl, &rs, o->rules, NULL, NULL, 0, NULL);
 		dynpf_ctrl_close(&ctrl);
+		err = err ?: dynpf_progs_open_lean(&lean, &pr, o->hooks & DYNPF_HOOKS_BPF);
 		if (err) {
 			dynpf_progs_close(&pr);
 			goto free_expect;
@@ -502,10 +552,13 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				}
 				rec = make_record(i + 1, walk_hooks[h].name,
 						  dynpf_pkt_to_json(pkt));
-				if (have_rs)
+				if (have_rs) {
 					json_object_object_add(
 						rec, "verdict",
 						dynpf_verdict_to_json(pr.last_v, false));
+					lean_verdict(&lean, walk_hooks[h].hook, f, pr.last_v, &d,
+						     &lean_t, &failures);
+				}
 				if (o->check_native)
 					native_diffs += native_mismatch(rec, native_rec, &d);
 				if (walk_hooks[h].hook == DYNPF_HOOK_XDP_FRAGS &&
@@ -541,13 +594,15 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		print_rule_counters(&pr, &rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
 	if (o->live)
 		failures += o->live->check_counters(o->live->ctx, lt.hs.parsed, lt.hs.err);
-	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures, &lt);
-	ret = failures ? 2 : (exp_diffs || native_diffs || lt.diffs) ? 1 : 0;
+	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures, &lt, &lean_t);
+	ret = failures ? 2 : (exp_diffs || native_diffs || lt.diffs || lean_t.diffs) ? 1 : 0;
 	/* A capture cut short: its whole records were walked, then the cut is said. */
 	if (dynpf_capture_report_end(&cap))
 		ret = 2;
-	if (need_bpf)
+	if (need_bpf) {
+		dynpf_progs_close(&lean);
 		dynpf_progs_close(&pr);
+	}
 free_expect:
 	if (have_rs)
 		dynpf_ruleset_free(&rs);

@@ -40,5 +40,7 @@ void test_format_buffer(void);
 /* errors.c */
 void test_errors(void);
 void test_hostile(void);
+/* needs.c */
+void test_needs(void);
 
 #endif

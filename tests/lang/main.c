@@ -106,5 +106,6 @@ int main(void)
 	test_roundtrip_file();
 	test_format_buffer();
 	test_hostile();
+	test_needs();
 	return unit_report("test_rules");
 }
