@@ -196,6 +196,15 @@ void rb_stages_close(struct rb_ctx *x)
 	}
 }
 
+static uint32_t min_u32(const uint32_t *v, uint32_t n)
+{
+	uint32_t m = n ? v[0] : 0;
+
+	for (uint32_t i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m ? m : 1;
+}
+
 /* ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1 the whole. */
 static double after(const struct rb_set *s, size_t sh, int k)
 {
@@ -237,6 +246,12 @@ void rb_print_stages(const struct bench_rules *r)
 			for (size_t i = 0; i < cfg->ncounts; i++)
 				printf(" %8.3fx", after(&r->set[i], sh, RB_NSTAGES + 1) /
 							  r->set[i].versus_med[sh]);
+			/* The fastest runs: the least disturbed by the machine. */
+			printf("\n%-32s", "  the same, fastest runs");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %8.3fx",
+				       (double)min_u32(r->set[i].ns[sh][0][P_DYNPF], cfg->runs) /
+					       min_u32(r->set[i].versus_ns[sh], cfg->runs));
 		}
 		printf("\n");
 	}
