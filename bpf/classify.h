@@ -366,12 +366,16 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 	return 0;
 }
 
-/* The candidate tuples of a packet: per stack, by family and protocol. */
-static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cls_view *v)
+/*
+ * The candidate tuples of a packet: per stack, by family and protocol, then
+ * through the field filters its addresses and ports pass (rules.h).
+ */
+static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cls_view *v,
+					       const struct dynpf_key *keys)
 {
 	struct dynpf_tuple_sel *sel;
-	__u64 cand = 0, m;
-	__u32 s, f;
+	__u64 cand = 0, m, fm, *w;
+	__u32 s, f, fs, v6, idx;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &side);
 	if (!sel)
@@ -379,8 +383,21 @@ static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cl
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
 		m = sel->fam[s][f];
-		if (f)
-			m &= sel->proto[s][v->s[s].proto];
+		if (!f || !m) {
+			cand |= m;
+			continue;
+		}
+		m &= sel->proto[s][v->s[s].proto];
+		v6 = f == 2;
+		for (fs = 0; fs < DYNPF_FS_NFIELDS; fs++) {
+			fm = sel->filt[s][v6][fs] & m;
+			if (!fm)
+				continue;
+			idx = dynpf_fs_idx(side, s, fs, dynpf_fs_val(&keys[s], fs, v6));
+			w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+			if (w)
+				m &= ~fm | *w;
+		}
 		cand |= m;
 	}
 	return cand;
@@ -442,7 +459,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	 * selection"), walked in slot order; a plain bounded loop, no
 	 * iterator kfunc call per tuple.
 	 */
-	cand = dynpf_tuple_cands(side, &cs->view);
+	cand = dynpf_tuple_cands(side, &cs->view, cs->keys);
 	while (cand) {
 		dynpf_cond_break;
 		struct dynpf_tuple *tu;

@@ -172,6 +172,40 @@ DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 	return dynpf_rule_check(r, field);
 }
 
+/*
+ * The field filters (bpf/rules.h) of tuple t, of mask m, on side `side`:
+ * which fields it is subject to, per family, in dynpf_tuple_sel.filt; on,
+ * when the tuple is made, or off, when its last rule goes (and then its
+ * bits in dynpf_fsel, stale or not, are cleared too: 4 x 65,536 entries,
+ * about a millisecond, once per tuple freed).
+ */
+static __noinline void dynpf_fs_tuple(__u32 side, __u32 t, const struct dynpf_key *m, int on)
+{
+	__u32 k = side & 1, s = m->pad & (DYNPF_MAX_STACKS - 1), f, v6, i;
+	struct dynpf_tuple_sel *sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1));
+
+	if (!sel)
+		return;
+	for (v6 = 0; v6 < 2; v6++)
+		for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
+			if (on && dynpf_fs_pins(m, f, v6))
+				sel->filt[s][v6][f] |= bit;
+			else
+				sel->filt[s][v6][f] &= ~bit;
+		}
+	if (on)
+		return;
+	bpf_for(i, 0, DYNPF_FS_NFIELDS * DYNPF_FS_VALS) {
+		__u32 idx = dynpf_fs_idx(side, s, i / DYNPF_FS_VALS, i);
+		__u64 *w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+
+		if (!w)
+			break;
+		*w &= ~bit;
+	}
+}
+
 static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
 {
 	struct dynpf_state *st = dynpf_state_get();
@@ -201,6 +235,7 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	tu->nrules = 0;
 	tu->min_prio = 0xffffffff;
 	tu->used = 1;
+	dynpf_fs_tuple(side, free, mask, 1);
 	st->ntuples[side & 1]++;
 	if ((__u32)free >= st->tuples_hi[side & 1])
 		st->tuples_hi[side & 1] = free + 1;
@@ -214,6 +249,23 @@ static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
 		*w |= 1ull << (t & (DYNPF_MAX_TUPLES - 1));
 	else
 		*w &= ~(1ull << (t & (DYNPF_MAX_TUPLES - 1)));
+}
+
+/* Rule r, of masked key k, in tuple t: its bits in the field filters. */
+static __noinline void dynpf_fs_rule(__u32 side, __u32 t, const struct dynpf_rule *r,
+				     const struct dynpf_key *k, const struct dynpf_key *m)
+{
+	__u32 s = m->pad & (DYNPF_MAX_STACKS - 1), v6 = r->m.family == 6, f, idx;
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
+
+	for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
+		if (!dynpf_fs_pins(m, f, v6))
+			continue;
+		idx = dynpf_fs_idx(side, s, f, dynpf_fs_val(k, f, v6));
+		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+		if (w)
+			*w |= bit;
+	}
 }
 
 /*
@@ -310,6 +362,7 @@ static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent 
 	dynpf_sel_count(side, e->tuple, &e->r, -1);
 	tu = dynpf_tuple(side, e->tuple);
 	if (tu && tu->nrules && !--tu->nrules) {
+		dynpf_fs_tuple(side, e->tuple, &tu->mask, 0);
 		tu->used = 0;
 		tu->min_prio = 0xffffffff;
 		if (st->ntuples[side & 1])
@@ -410,6 +463,7 @@ static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, i
 	}
 	tu->nrules++;
 	dynpf_sel_count(side, t, r, 1);
+	dynpf_fs_rule(side, t, r, &tmp->k, &tmp->mask);
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
 	dynpf_need_count(st, side, r, 1);

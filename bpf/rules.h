@@ -55,10 +55,66 @@ struct dynpf_tuple_cnt {
 	__u32 proto[DYNPF_SEL_ANY + 1];
 };
 
+/*
+ * Field filters, after the family and protocol: per side and stack, for
+ * each field F (the source and destination address by a 16-bit index of
+ * their first bits, the source and destination port), dynpf_fsel holds at
+ * index v the tuples with a rule whose F is v, and dynpf_tuple_sel.filt
+ * the tuples F can filter: those whose mask pins F (an IPv4 prefix of 16
+ * bits or more, an IPv6 one of 32 or more, an exact port). A packet keeps
+ * such a tuple only if its bit is set at the packet's own value of F: with
+ * 10,000 rules of 20 masks, the syn packet probes 5 tuples instead of 10.
+ * A bit is set as a rule is linked and stays when the rule goes (a tuple
+ * kept for nothing costs one probe, never a missed match); a tuple's bits
+ * are cleared when its last rule goes. Chosen over per-value counts (a
+ * hash map entry per rule and field: 50 MB for the largest rule set).
+ * The sizes, which the loader needs too, are in include/dynpf/ctrl.h.
+ */
+
 struct dynpf_tuple_sel {
 	__u64 fam[DYNPF_MAX_STACKS][3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
 	__u64 proto[DYNPF_MAX_STACKS][256];
+	__u64 filt[DYNPF_MAX_STACKS][2][DYNPF_FS_NFIELDS]; /* [stack][IPv6?][field] */
 };
+
+/* The index of dynpf_fsel for side, stack, field F and its value v. */
+static __always_inline __u32 dynpf_fs_idx(__u32 side, __u32 stack, __u32 field, __u32 v)
+{
+	return (((side & 1) * DYNPF_MAX_STACKS + (stack & 1)) * DYNPF_FS_NFIELDS +
+		(field & 3)) * DYNPF_FS_VALS + (v & (DYNPF_FS_VALS - 1));
+}
+
+/*
+ * The value of field F of key k, of family v6 (0: IPv4), as the filter
+ * indexes it: an IPv4 address's first 16 bits; a hash of an IPv6 address's
+ * first 32 (the first 16 are 2001 or 2a0x nearly everywhere); a port.
+ */
+static __always_inline __u32 dynpf_fs_val(const struct dynpf_key *k, __u32 field, __u32 v6)
+{
+	const __u8 *a = field == DYNPF_FS_SRC ? k->src : k->dst;
+	__u32 w;
+
+	if (field == DYNPF_FS_SPORT)
+		return k->sport;
+	if (field == DYNPF_FS_DPORT)
+		return k->dport;
+	if (!v6)
+		return (__u32)a[0] << 8 | a[1];
+	w = (__u32)a[0] << 24 | (__u32)a[1] << 16 | (__u32)a[2] << 8 | a[3];
+	return (w * 0x9e3779b1u) >> 16;
+}
+
+/* Does a tuple of mask m pin field F, for family v6 (0: IPv4)? */
+static __always_inline int dynpf_fs_pins(const struct dynpf_key *m, __u32 field, __u32 v6)
+{
+	const __u8 *a = field == DYNPF_FS_SRC ? m->src : m->dst;
+
+	if (field == DYNPF_FS_SPORT)
+		return m->sport == 0xffff;
+	if (field == DYNPF_FS_DPORT)
+		return m->dport == 0xffff;
+	return a[v6 ? 3 : 1] == 0xff;
+}
 
 /*
  * A 64-bit hash of a masked key whose pad byte holds its tuple's slot, so
@@ -192,6 +248,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } dynpf_heads __weak SEC(".maps");
+
+/* The field filters' tuple bits (above); sized to 1 entry without rules. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_FS_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u64);
+} dynpf_fsel __weak SEC(".maps");
 
 static __always_inline __u32 *dynpf_head(__u32 side, __u64 hash)
 {

@@ -365,6 +365,18 @@ struct dynpf_sample {
  * bpf/rules.h explains both). dynpf_rules holds entry id * 2 + side.
  */
 /*
+ * The classifier's field filters (bpf/rules.h): per side and stack, for the
+ * source and destination address and port, a tuple bitmap per 16-bit value.
+ */
+#define DYNPF_FS_SRC 0
+#define DYNPF_FS_DST 1
+#define DYNPF_FS_SPORT 2
+#define DYNPF_FS_DPORT 3
+#define DYNPF_FS_NFIELDS 4
+#define DYNPF_FS_VALS 65536
+#define DYNPF_FS_ENTRIES (2 * DYNPF_MAX_STACKS * DYNPF_FS_NFIELDS * DYNPF_FS_VALS)
+
+/*
  * What a side's rules need of the parse (dynpf_state.needs): the data path
  * skips the rest, unless it traces. Each bit counts the rules that need it
  * (dynpf_state.need_cnt), kept as rules are linked and unlinked.
