@@ -80,8 +80,9 @@ struct dynpf_tuple_sel {
 /* The index of dynpf_fsel for side, stack, field F and its value v. */
 static __always_inline __u32 dynpf_fs_idx(__u32 side, __u32 stack, __u32 field, __u32 v)
 {
-	return (((side & 1) * DYNPF_MAX_STACKS + (stack & 1)) * DYNPF_FS_NFIELDS +
-		(field & 3)) * DYNPF_FS_VALS + (v & (DYNPF_FS_VALS - 1));
+	return (((side & 1) * DYNPF_MAX_STACKS + (stack & 1)) * DYNPF_FS_NFIELDS + (field & 3)) *
+		       DYNPF_FS_VALS +
+	       (v & (DYNPF_FS_VALS - 1));
 }
 
 /*

@@ -205,14 +205,20 @@ static uint32_t min_u32(const uint32_t *v, uint32_t n)
 	return m ? m : 1;
 }
 
-/* ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1 the whole. */
-static double after(const struct rb_set *s, size_t sh, int k)
+/*
+ * ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1
+ * the whole. The fastest of the runs: a stage is a difference of two small
+ * figures, and the machine's disturbances only ever add (the medians of the
+ * classification table move by +-20% in this VM; the fastest runs by a few
+ * ns).
+ */
+static double after(const struct rb_set *s, size_t sh, int k, uint32_t runs)
 {
 	if (k == 0)
-		return s->med[sh][0][P_EMPTY];
+		return min_u32(s->ns[sh][0][P_EMPTY], runs);
 	if (k <= RB_NSTAGES)
-		return s->stage_med[sh][k - 1];
-	return s->med[sh][0][P_DYNPF];
+		return min_u32(s->stage_ns[sh][k - 1], runs);
+	return min_u32(s->ns[sh][0][P_DYNPF], runs);
 }
 
 void rb_print_stages(const struct bench_rules *r)
@@ -220,7 +226,7 @@ void rb_print_stages(const struct bench_rules *r)
 	const struct bench_rules_cfg *cfg = &r->cfg;
 
 	printf("\nwhere the time goes: dynpf_xdp stopped after each stage, ns each stage adds\n"
-	       "(the same rule sets, interleaved with the runs above, median of %u)\n",
+	       "(the same rule sets, interleaved with the runs above, the fastest of %u runs)\n",
 	       cfg->runs);
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		printf("%-32s", cfg->shape[sh].name);
@@ -228,34 +234,29 @@ void rb_print_stages(const struct bench_rules *r)
 			printf(" %9u", cfg->counts[i]);
 		printf("\n%-32s", "  empty program (the floor)");
 		for (size_t i = 0; i < cfg->ncounts; i++)
-			printf(" %9.1f", after(&r->set[i], sh, 0));
+			printf(" %9.1f", after(&r->set[i], sh, 0, cfg->runs));
 		for (int k = 1; k <= RB_NSTAGES + 1; k++) {
 			printf("\n  + %-28s", rb_stage_names[k - 1]);
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %+9.1f",
-				       after(&r->set[i], sh, k) - after(&r->set[i], sh, k - 1));
+				printf(" %+9.1f", after(&r->set[i], sh, k, cfg->runs) -
+							  after(&r->set[i], sh, k - 1, cfg->runs));
 		}
 		printf("\n%-32s", "  = dynpf_xdp");
 		for (size_t i = 0; i < cfg->ncounts; i++)
-			printf(" %9.1f", after(&r->set[i], sh, RB_NSTAGES + 1));
+			printf(" %9.1f", after(&r->set[i], sh, RB_NSTAGES + 1, cfg->runs));
 		if (cfg->versus) {
 			printf("\n%-32s", "  --versus build");
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %9.1f", r->set[i].versus_med[sh]);
+				printf(" %9u", min_u32(r->set[i].versus_ns[sh], cfg->runs));
 			printf("\n%-32s", "  this build / --versus");
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %8.3fx", after(&r->set[i], sh, RB_NSTAGES + 1) /
-							  r->set[i].versus_med[sh]);
-			/* The fastest runs: the least disturbed by the machine. */
-			printf("\n%-32s", "  the same, fastest runs");
-			for (size_t i = 0; i < cfg->ncounts; i++)
 				printf(" %8.3fx",
-				       (double)min_u32(r->set[i].ns[sh][0][P_DYNPF], cfg->runs) /
+				       after(&r->set[i], sh, RB_NSTAGES + 1, cfg->runs) /
 					       min_u32(r->set[i].versus_ns[sh], cfg->runs));
 		}
 		printf("\n");
 	}
-	printf("Each stage's figure is the median of its own runs minus the previous one's: a\n"
+	printf("Each stage's figure is the fastest of its own runs minus the previous one's: a\n"
 	       "stage that adds little can show a small negative number (noise).\n");
 	if (cfg->versus)
 		printf("--versus build: %s's dynpf_xdp, on the same maps.\n", cfg->versus);
@@ -276,11 +277,13 @@ json_object *rb_stages_json(const struct bench_rules *r)
 			for (int k = 0; k <= RB_NSTAGES + 1; k++)
 				json_object_object_add(
 					row, k ? rb_stage_names[k - 1] : "empty",
-					dynpf_json_num(after(&r->set[i], sh, k), "%.1f"));
+					dynpf_json_num(after(&r->set[i], sh, k, cfg->runs),
+						       "%.1f"));
 			if (cfg->versus)
 				json_object_object_add(
 					row, "versus",
-					dynpf_json_num(r->set[i].versus_med[sh], "%.1f"));
+					json_object_new_int64(
+						min_u32(r->set[i].versus_ns[sh], cfg->runs)));
 			json_object_array_add(shape, row);
 		}
 		json_object_object_add(o, cfg->shape[sh].name, shape);

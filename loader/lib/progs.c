@@ -144,8 +144,9 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ops, ops);
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_heads, 2 * buckets);
 	/* The field filters: 8 MB, of use only with rules. */
-	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_fsel,
-					      max_rules ? DYNPF_FS_ENTRIES : 1);
+	err = err
+		      ?: bpf_map__set_max_entries(skel->maps.dynpf_fsel,
+						  max_rules ? DYNPF_FS_ENTRIES : 1);
 	return err;
 }
 
