@@ -229,26 +229,23 @@ static __always_inline int dynpf_quick_reject(const struct dynpf_rule *r,
 	return 0;
 }
 
+/* The quick fields of stack s (dynpf_quick_reject()). */
 static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
-					     const struct dynpf_pkt *p)
+					     const struct dynpf_pkt *p, __u32 s)
 {
-	__u32 i;
+	const struct dynpf_cls_stack *v = &cs->view.s[s & (DYNPF_MAX_STACKS - 1)];
+	const struct dynpf_stack *st = &p->st[s & (DYNPF_MAX_STACKS - 1)];
+	struct dynpf_quick *q = &cs->q[s & (DYNPF_MAX_STACKS - 1)];
 
-	for (i = 0; i < DYNPF_MAX_STACKS; i++) {
-		const struct dynpf_cls_stack *v = &cs->view.s[i];
-		const struct dynpf_stack *st = &p->st[i];
-		struct dynpf_quick *q = &cs->q[i];
-
-		q->ports = dynpf_has_ports(v->l4);
-		q->tcp = v->l4 == DYNPF_P_TCP;
-		q->l3 = v->l3;
-		q->proto = v->proto;
-		q->sport = st->l4.sport;
-		q->dport = st->l4.dport;
-		q->flags = st->l4.flags;
-		q->ttl = st->l3.ttl;
-		q->dscp = st->l3.tos >> 2;
-	}
+	q->ports = dynpf_has_ports(v->l4);
+	q->tcp = v->l4 == DYNPF_P_TCP;
+	q->l3 = v->l3;
+	q->proto = v->proto;
+	q->sport = st->l4.sport;
+	q->dport = st->l4.dport;
+	q->flags = st->l4.flags;
+	q->ttl = st->l3.ttl;
+	q->dscp = st->l3.tos >> 2;
 }
 
 /*
@@ -368,11 +365,14 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 
 /*
  * The candidate tuples of a packet: per stack, by family and protocol, then
- * through the field filters its addresses and ports pass (rules.h).
+ * through the field filters its addresses and ports pass (rules.h). A
+ * stack's key and quick fields are made only when one of its tuples is a
+ * candidate: a packet without a tunnel makes none for the inner stack.
  */
-static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cls_view *v,
-					       const struct dynpf_key *keys)
+static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
+					       const struct dynpf_pkt *p, __u32 side)
 {
+	const struct dynpf_cls_view *v = &cs->view;
 	struct dynpf_tuple_sel *sel;
 	__u64 cand = 0, m, fm, *w;
 	__u32 s, f, fs, v6, idx;
@@ -383,17 +383,18 @@ static __always_inline __u64 dynpf_tuple_cands(__u32 side, const struct dynpf_cl
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
 		m = sel->fam[s][f];
-		if (!f || !m) {
-			cand |= m;
+		if (f)
+			m &= sel->proto[s][v->s[s].proto];
+		if (!m)
 			continue;
-		}
-		m &= sel->proto[s][v->s[s].proto];
+		dynpf_pkt_key(&cs->keys[s], p, v, s);
+		dynpf_quick_init(cs, p, s);
 		v6 = f == 2;
-		for (fs = 0; fs < DYNPF_FS_NFIELDS; fs++) {
+		for (fs = 0; f && fs < DYNPF_FS_NFIELDS; fs++) {
 			fm = sel->filt[s][v6][fs] & m;
 			if (!fm)
 				continue;
-			idx = dynpf_fs_idx(side, s, fs, dynpf_fs_val(&keys[s], fs, v6));
+			idx = dynpf_fs_idx(side, s, fs, dynpf_fs_val(&cs->keys[s], fs, v6));
 			w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
 			if (w)
 				m &= ~fm | *w;
@@ -450,16 +451,13 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	cs->best_prio = 0xffffffff;
 	cs->nc = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
-	dynpf_pkt_key(&cs->keys[0], p, &cs->view, 0);
-	dynpf_pkt_key(&cs->keys[1], p, &cs->view, 1);
-	dynpf_quick_init(cs, p);
 
 	/*
 	 * The tuples that can hold a rule for this packet (rules.h, "Tuple
 	 * selection"), walked in slot order; a plain bounded loop, no
 	 * iterator kfunc call per tuple.
 	 */
-	cand = dynpf_tuple_cands(side, &cs->view, cs->keys);
+	cand = dynpf_tuple_cands(cs, p, side);
 	while (cand) {
 		dynpf_cond_break;
 		struct dynpf_tuple *tu;
