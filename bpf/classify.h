@@ -422,16 +422,15 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	__u64 cand;
 	__u8 action;
 
+	/* out: zeroed, its generation set (dynpf_classify_or_pass()). */
 	if (!p || !out)
 		return DYNPF_ACT_PASS;
-	__builtin_memset(out, 0, sizeof(*out));
 	out->action = DYNPF_ACT_PASS;
 	st = dynpf_state_get();
 	cs = bpf_map_lookup_elem(&dynpf_cls_scratch, &zero);
 	if (!st || !cs)
 		return DYNPF_ACT_PASS;
 	side &= 1;
-	out->gen = st->side_gen[side];
 	action = st->default_action[side];
 	if (action)
 		out->action = action;
@@ -470,7 +469,9 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 			continue;
 		/* The tuple's stack is kept in its mask's pad byte; its slot
 		 * goes in the key's (dynpf_key_hash). */
-		cs->hash = dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask, i);
+		cs->hash = tu->konst ? tu->khash
+				     : dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask,
+							     i);
 		head = dynpf_head(side, cs->hash);
 		if (head && *head)
 			dynpf_chain(cs, p, *head);

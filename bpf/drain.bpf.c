@@ -206,6 +206,24 @@ static __noinline void dynpf_fs_tuple(__u32 side, __u32 t, const struct dynpf_ke
 	}
 }
 
+/*
+ * Does tuple tu (in slot t) pin nothing but the stack? Then the masked key
+ * of every packet is {stack, slot}: its hash, once (struct dynpf_tuple).
+ */
+static __always_inline void dynpf_tuple_konst(struct dynpf_tuple *tu, __u32 t)
+{
+	struct dynpf_key k = {};
+	const struct dynpf_key *m = &tu->mask;
+
+	tu->konst = !m->ifindex && !m->family && !m->proto && !m->w[1] && !m->w[2] && !m->w[3] &&
+		    !m->w[4] && !m->w[5];
+	if (!tu->konst)
+		return;
+	k.stack = m->pad; /* the tuple's stack (dynpf_rule_tuple_key()) */
+	k.pad = t;
+	tu->khash = dynpf_key_hash(&k);
+}
+
 static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
 {
 	struct dynpf_state *st = dynpf_state_get();
@@ -235,6 +253,7 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	tu->nrules = 0;
 	tu->min_prio = 0xffffffff;
 	tu->used = 1;
+	dynpf_tuple_konst(tu, free);
 	dynpf_fs_tuple(side, free, mask, 1);
 	st->ntuples[side & 1]++;
 	if ((__u32)free >= st->tuples_hi[side & 1])

@@ -32,7 +32,14 @@ struct dynpf_tuple {
 	__u32 nrules;
 	__u32 min_prio; /* no rule of the tuple has a lower priority */
 	__u8 used;
-	__u8 pad[7];
+	/*
+	 * konst: the mask pins no field but the stack (a catch-all, rules of
+	 * ranges, flags, TTL ...): every packet's masked key is the same, and
+	 * khash its hash, made once by the drain, not per packet.
+	 */
+	__u8 konst;
+	__u8 pad[6];
+	__u64 khash;
 };
 
 /*
