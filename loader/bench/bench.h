@@ -13,6 +13,7 @@
  *   common.c        test runs, interleaved runs and medians, JSON arrays, a load
  *                   failure said
  *   txn.c           rule transactions through the control channel
+ *   targets.c       the targets of issue 18: target, now, met
  *   rules.h         the rule benchmarks (rules_*.c; rules_run.c says how)
  *   live.h          --live, on the wire (live_*.c; live_run.c says how)
  *   bench.bpf.c     the BPF baselines, in the *.bpf.h beside it
@@ -59,6 +60,14 @@ uint32_t bench_build_packet(const struct bench_shape *s, uint8_t *buf);
 
 /* The index of the shape named name in bench_shapes[], or -1. */
 int bench_shape_index(const char *name);
+
+/* ---- the targets (targets.c) ------------------------------------------------ */
+
+struct bench_rules;
+struct bench_live;
+/* Of the rule benchmarks' run (l NULL) or of --live's (l): the table, the JSON. */
+void bench_print_targets(const struct bench_rules *r, const struct bench_live *l);
+json_object *bench_targets_json(const struct bench_rules *r, const struct bench_live *l);
 
 /* ---- test runs (common.c) --------------------------------------------------- */
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
@@ -242,10 +243,12 @@ static int run_live(const struct bench_live_cfg *lc)
 		json_object *top = json_object_new_object();
 
 		json_object_object_add(top, "live", bench_live_json(r));
+		json_object_object_add(top, "targets", bench_targets_json(NULL, r));
 		printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
 		json_object_put(top);
 	} else {
 		bench_live_print_text(r);
+		bench_print_targets(NULL, r);
 	}
 	/* A capture cut short: its whole records were sent; the cut, then exit 2. */
 	err = r->capture_end[0] ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
@@ -260,8 +263,9 @@ static int run_live(const struct bench_live_cfg *lc)
 /* The packets of the rule benchmarks: syn and ipv6-udp, and the empty programs. */
 static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct bench_rules **out)
 {
-	static uint8_t pkt[BENCH_RULES_NSHAPES][BENCH_PKT_MAX];
+	static uint8_t pkt[BENCH_RULES_NSHAPES][BENCH_PKT_MAX], opt_pkt[2][BENCH_PKT_MAX];
 	static const char *const names[BENCH_RULES_NSHAPES] = { "syn", "ipv6-udp" };
+	static const char *const opt_names[2] = { "tcp-opt40", "geneve8" };
 
 	rc->repeat = b->repeat;
 	rc->runs = b->runs;
@@ -277,10 +281,38 @@ static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct ben
 		rc->shape[i].len = bench_build_packet(&bench_shapes[s], pkt[i]);
 		rc->shape[i].pkt = pkt[i];
 	}
+	rc->direct_fd[0] = b->fd[0][V_DIRECT];
+	rc->direct_fd[1] = b->fd[2][V_DIRECT];
+	for (size_t i = 0; i < 2; i++) {
+		int s = bench_shape_index(opt_names[i]);
+
+		if (s < 0)
+			abort();
+		rc->opt_shape[i].name = bench_shapes[s].name;
+		rc->opt_shape[i].len = bench_build_packet(&bench_shapes[s], opt_pkt[i]);
+		rc->opt_shape[i].pkt = opt_pkt[i];
+	}
 	return bench_rules_run(rc, out);
 }
 
 /* dynpf bench: the command table (cli/cmds.h) calls it. */
+/* Both sides of the rule set of s need the whole parse. 0 or -errno (said). */
+static int bench_need_everything(struct dynpf_bpf *s)
+{
+	struct dynpf_state st;
+	uint32_t zero = 0;
+	int fd = bpf_map__fd(s->maps.dynpf_state), err;
+
+	err = bpf_map_lookup_elem(fd, &zero, &st);
+	if (!err) {
+		st.needs[0] = st.needs[1] = DYNPF_NEED_FULL;
+		err = bpf_map_update_elem(fd, &zero, &st, 0);
+	}
+	if (err)
+		p_err("bench: cannot set what dynpf's parse needs: %s", strerror(errno));
+	return err ? -errno : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -452,6 +484,13 @@ int cmd_bench(int argc, char **argv)
 		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
 		goto destroy_dynpf;
 	}
+	/*
+	 * The shapes table times the whole parse, as with rules on every
+	 * option and the inner packet (dynpf_state.needs): no rule is loaded,
+	 * and the data path would otherwise skip what no rule needs.
+	 */
+	if (b.dynpf && bench_need_everything(b.dynpf))
+		goto destroy_dynpf;
 	b.ref = bench_bpf__open_and_load();
 	if (!b.ref) {
 		bench_say_unloaded("bench", "the reference programs", -errno);

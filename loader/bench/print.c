@@ -123,8 +123,10 @@ void bench_print_text(const struct bench_ctx *b, const struct bench_result *res,
 		bench_prims_print_text(b, pr);
 	if ((n || pr) && rr)
 		printf("\n");
-	if (rr)
+	if (rr) {
 		bench_rules_print_text(rr);
+		bench_print_targets(rr, NULL);
+	}
 }
 
 void bench_print_json(const struct bench_ctx *b, const struct bench_result *res, size_t n,
@@ -198,8 +200,10 @@ void bench_print_json(const struct bench_ctx *b, const struct bench_result *res,
 	json_object_object_add(top, "results", arr);
 	if (pr)
 		json_object_object_add(top, "primitives", bench_prims_json(b, pr));
-	if (rr)
+	if (rr) {
 		json_object_object_add(top, "rules", bench_rules_json(rr));
+		json_object_object_add(top, "targets", bench_targets_json(rr, NULL));
+	}
 	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
 	json_object_put(top);
 }

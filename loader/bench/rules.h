@@ -14,6 +14,7 @@
  *   rules_effect.c    the time from submit to effective
  *   rules_nft.c       nft -f of the same rules
  *   rules_stages.c    where the time goes: dynpf_xdp stopped after each stage
+ *   rules_opts.c      option areas with a rule that tests them, against direct
  *   rules_print.c     the tables, and the JSON
  */
 #ifndef DYNPF_BENCH_RULES_H
@@ -44,6 +45,17 @@ struct bench_rules_cfg {
 		const uint8_t *pkt;
 		uint32_t len;
 	} shape[BENCH_RULES_NSHAPES];
+	/*
+	 * Shapes with option areas, timed with a rule that tests their
+	 * options (rules_opts.c): tcp-opt40 and geneve8, with the direct
+	 * parser's programs on xdp and tc beside them.
+	 */
+	struct {
+		const char *name;
+		const uint8_t *pkt;
+		uint32_t len;
+	} opt_shape[2];
+	int direct_fd[2];
 	/* Ascending, no duplicates, 0 and 1 first. */
 	uint32_t counts[BENCH_RULES_MAX_COUNTS];
 	size_t ncounts;
@@ -163,8 +175,22 @@ enum {
 	NFT_FAILED
 };
 
+/* rules_opts.c: the option shapes with a rule testing their options. */
+enum {
+	RB_OPT_EMPTY,
+	RB_OPT_DIRECT,
+	RB_OPT_DYNPF,
+	RB_OPT_NPROGS
+};
+struct rb_opts {
+	uint32_t ns[2][RB_NHOOKS][RB_OPT_NPROGS][BENCH_RUNS_MAX];
+	double med[2][RB_NHOOKS][RB_OPT_NPROGS];
+};
+extern const char *const rb_opt_rule_text[2];
+
 struct bench_rules {
 	struct bench_rules_cfg cfg;
+	struct rb_opts opts;
 	double prog_load_ms; /* open, size and load of the programs */
 	struct rb_set *set;  /* cfg.ncounts */
 	struct rb_upd upd[RB_NBATCHES];
@@ -217,6 +243,11 @@ int rb_test_run(int fd, const uint8_t *pkt, uint32_t len, uint32_t repeat, uint3
 void rb_xdpfilter_open(struct rb_ctx *x);
 int rb_check_set(struct rb_ctx *x, struct rb_set *s);
 int rb_time_set(struct rb_ctx *x, struct rb_set *s);
+
+/* rules_opts.c: the option shapes, timed with their option rules. 0 or -errno (said). */
+int rb_options(struct rb_ctx *x);
+void rb_print_options(const struct bench_rules *r);
+json_object *rb_options_json(const struct bench_rules *r);
 
 /* rules_stages.c: the ablation's programs, on x->skel's maps. 0 or -errno (said). */
 int rb_stages_open(struct rb_ctx *x);

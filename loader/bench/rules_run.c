@@ -176,6 +176,9 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		goto fail;
 	rb_xdpfilter_open(&x);
 
+	err = rb_options(&x);
+	if (err)
+		goto fail;
 	for (size_t i = 0; i < cfg->ncounts; i++) {
 		struct rb_set *s = &res->set[i];
 
