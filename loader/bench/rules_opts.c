@@ -66,8 +66,8 @@ int rb_options(struct rb_ctx *x)
 						  x->prog_fd[h] };
 
 			/* The rule must decide: it passes, the default passes too. */
-			err = rb_test_run(x->prog_fd[h], cfg->opt_shape[k].pkt, cfg->opt_shape[k].len,
-					  1, &ret, NULL);
+			err = rb_test_run(x->prog_fd[h], cfg->opt_shape[k].pkt,
+					  cfg->opt_shape[k].len, 1, &ret, NULL);
 			j = jobs + h * RB_OPT_NPROGS;
 			for (int p = 0; !err && p < RB_OPT_NPROGS; p++)
 				j[p] = (struct bench_job){
@@ -79,8 +79,9 @@ int rb_options(struct rb_ctx *x)
 					.median = &o->med[k][h][p],
 				};
 		}
-		err = err ?: bench_interleave(jobs, ARRAY_SIZE(jobs), cfg->runs, cfg->repeat,
-					      &failed);
+		err = err
+			      ?: bench_interleave(jobs, ARRAY_SIZE(jobs), cfg->runs, cfg->repeat,
+						  &failed);
 		err = err ?: opt_txn(x, 2);
 		if (err)
 			return err;
@@ -93,7 +94,7 @@ void rb_print_options(const struct bench_rules *r)
 	const struct rb_opts *o = &r->opts;
 
 	printf("\noption areas with a rule that tests them (the only rule), ns per packet\n");
-	printf("%-12s %-5s %8s %8s %8s  %s\n", "shape", "hook", "empty", "direct", "dynpf",
+	printf("%-12s %-5s %8s %8s %8s  %s\n", "packet", "hook", "empty", "direct", "dynpf",
 	       "dynpf/direct  rule");
 	for (size_t k = 0; k < 2; k++)
 		for (size_t h = 0; h < RB_NHOOKS; h++)
@@ -119,7 +120,8 @@ json_object *rb_options_json(const struct bench_rules *r)
 			json_object_object_add(e, "shape",
 					       json_object_new_string(r->cfg.opt_shape[k].name));
 			json_object_object_add(e, "hook", json_object_new_string(rb_hooks[h].name));
-			json_object_object_add(e, "rule", json_object_new_string(rb_opt_rule_text[k]));
+			json_object_object_add(e, "rule",
+					       json_object_new_string(rb_opt_rule_text[k]));
 			json_object_object_add(e, "empty_ns",
 					       dynpf_json_num(o->med[k][h][RB_OPT_EMPTY], "%.1f"));
 			json_object_object_add(e, "direct_ns",

@@ -117,7 +117,8 @@ static size_t live_targets(const struct bench_live *l, struct target *t)
 		const struct lv_run *e = l ? &l->run[LV_EMPTY] : NULL;
 		bool ok = d && e && d->done && e->done && d->secs > 0 && e->secs > 0;
 
-		t[n] = (struct target){ .what = lt[k].what, .target = lt[k].target,
+		t[n] = (struct target){ .what = lt[k].what,
+					.target = lt[k].target,
 					.at_least = true };
 		ratio(&t[n++], ok ? d->rx / d->secs : 0, ok ? e->rx / e->secs : 0, ok);
 	}
@@ -145,12 +146,14 @@ void bench_print_targets(const struct bench_rules *r, const struct bench_live *l
 	printf("%-48s %8s %8s  %s\n", "", "target", "now", "");
 	for (size_t i = 0; i < n; i++) {
 		if (!t[i].have) {
-			printf("%-48s %s%6.2f %8s  %s\n", t[i].what, t[i].at_least ? ">=" : "<=",
-			       t[i].target, "-", "not measured in this run");
+			printf("%-48s %s%6.2f %8s  %s\n", t[i].what,
+			       t[i].at_least ? ">=" : "<=", t[i].target, "-",
+			       "not measured in this run");
 			continue;
 		}
-		printf("%-48s %s%6.2f %7.2fx  %s\n", t[i].what, t[i].at_least ? ">=" : "<=",
-		       t[i].target, t[i].now, met(&t[i]) ? "met" : "MISSED");
+		printf("%-48s %s%6.2f %7.2fx  %s\n", t[i].what,
+		       t[i].at_least ? ">=" : "<=", t[i].target, t[i].now,
+		       met(&t[i]) ? "met" : "MISSED");
 	}
 }
 
@@ -166,10 +169,10 @@ json_object *bench_targets_json(const struct bench_rules *r, const struct bench_
 		json_object_object_add(e, "what", json_object_new_string(t[i].what));
 		json_object_object_add(e, t[i].at_least ? "at_least" : "at_most",
 				       dynpf_json_num(t[i].target, "%.2f"));
-		json_object_object_add(e, "now", t[i].have ? dynpf_json_num(t[i].now, "%.3f")
-							   : NULL);
-		json_object_object_add(e, "met", t[i].have ? json_object_new_boolean(met(&t[i]))
-							   : NULL);
+		json_object_object_add(e, "now",
+				       t[i].have ? dynpf_json_num(t[i].now, "%.3f") : NULL);
+		json_object_object_add(e, "met",
+				       t[i].have ? json_object_new_boolean(met(&t[i])) : NULL);
 		json_object_array_add(a, e);
 	}
 	return a;
