@@ -177,14 +177,26 @@ run: check-deps
 	$(Q)scripts/demo.sh
 
 # One run of `dynpf -j bench` (BENCH_ARGS: its options) into build/bench/bench.json,
-# then its summary and PNG plots beside it (scripts/bench-report.sh).
+# then `dynpf -j bench --live` (BENCH_LIVE_ARGS; BENCH_LIVE=0 leaves it out) with
+# its "live" object and targets merged into the same JSON, then the summary
+# (with the targets of issue 18: target, now, met or MISSED) and the PNG plots
+# beside it (scripts/bench-report.sh).
 BENCH_ARGS ?=
+BENCH_LIVE ?= 1
+BENCH_LIVE_ARGS ?= --duration 5
 bench: check-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mkdir -p $(BUILD)/bench
 	@echo "bench: $(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json (a minute or more)"
 	$(Q)$(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json.tmp || \
 		{ rm -f $(BUILD)/bench/bench.json.tmp; exit 1; }
+	$(Q)if [ "$(BENCH_LIVE)" != 0 ]; then \
+		echo "bench: $(BUILD)/dynpf -j bench --live $(BENCH_LIVE_ARGS) (half a minute or more)"; \
+		$(BUILD)/dynpf -j bench --live $(BENCH_LIVE_ARGS) > $(BUILD)/bench/live.json && \
+		scripts/bench_data.py --merge $(BUILD)/bench/bench.json.tmp \
+			$(BUILD)/bench/live.json || \
+		{ rm -f $(BUILD)/bench/bench.json.tmp; exit 1; }; \
+	fi
 	$(Q)mv $(BUILD)/bench/bench.json.tmp $(BUILD)/bench/bench.json
 	$(Q)scripts/bench-report.sh $(BUILD)/bench/bench.json $(BUILD)/bench
 

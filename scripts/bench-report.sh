@@ -59,7 +59,7 @@ plot() {
 		rc=1
 	fi
 }
-plot ns-per-shape hooks.txt "$note" "$(tr '\n' ' ' <"$data/hooks.txt" 2>/dev/null)"
+plot ns-per-shape hooks.txt "$note" "$(tr '\n' ' ' 2>/dev/null <"$data/hooks.txt")"
 plot ns-vs-rules classify.dat "$note"
 plot live-mpps live.dat "$(cat "$data/live-note.txt" 2>/dev/null)"
 exit $rc

@@ -3,6 +3,7 @@
 """The data side of scripts/bench-report.sh (Python standard library only).
 
     scripts/bench_data.py BENCH.json DATADIR
+    scripts/bench_data.py --merge BENCH.json LIVE.json
 
 reads the JSON object of `dynpf -j bench` and
   - prints a readable summary of it on stdout (the numbers side by side, as
@@ -12,6 +13,9 @@ reads the JSON object of `dynpf -j bench` and
     classify.dat and classify-none.dat (plot b, ns-vs-rules.gp), live.dat and
     live-note.txt (plot c, live-mpps.gp); and note.txt, the method, for titles;
   - says on stderr which plot has no data and why ("bench-report: ...").
+--merge adds the "live" object of `dynpf -j bench --live` (LIVE.json) to
+BENCH.json, and its "targets" after BENCH.json's, in place (make bench runs
+the two benches one after the other: --live runs alone).
 Exit 1 when the file cannot be read or is not a JSON object."""
 import json
 import math
@@ -291,19 +295,65 @@ def live(d, out, datadir):
         out(f'  {e["label"]:<40}{fmt(e["mpps"], 3, 10)}')
 
 
-def main():
-    if len(sys.argv) != 3:
-        print(f'usage: {sys.argv[0]} BENCH.json DATADIR', file=sys.stderr)
-        return 2
-    path, datadir = sys.argv[1:]
+# ------------------------------------------------------------- the targets
+
+def targets(d, out):
+    t = d.get('targets')
+    if not isinstance(t, list) or not t:
+        return
+    out('')
+    out('targets (issue 18): each ratio measured in this run')
+    out(f'  {"":<48}{"target":>9}{"now":>9}')
+    for e in t:
+        if not isinstance(e, dict):
+            continue
+        most = num(e.get('at_most'))
+        want = f'<={most:5.2f}' if most is not None else f'>={fmt(e.get("at_least"), 2, 5)}'
+        now = num(e.get('now'))
+        res = 'not measured' if now is None else 'met' if e.get('met') else 'MISSED'
+        have = '-'.rjust(9) if now is None else f'{now:8.2f}x'
+        out(f'  {str(e.get("what", "?")):<48}{want:>9}{have}  {res}')
+
+
+def load(path):
     try:
         with open(path) as f:
             d = json.load(f)
     except (OSError, ValueError) as e:
         warn(f'{path}: {e}')
-        return 1
+        return None
     if not isinstance(d, dict):
         warn(f'{path}: not a JSON object (the output of `dynpf -j bench`)')
+        return None
+    return d
+
+
+def merge(path, live_path):
+    d, lv = load(path), load(live_path)
+    if d is None or lv is None:
+        return 1
+    if 'live' not in lv:
+        warn(f'{live_path}: no "live" object (the output of `dynpf -j bench --live`)')
+        return 1
+    d['live'] = lv['live']
+    d['targets'] = list(d.get('targets') or []) + list(lv.get('targets') or [])
+    with open(path + '.tmp', 'w') as f:
+        json.dump(d, f, indent=1)
+        f.write('\n')
+    os.replace(path + '.tmp', path)
+    return 0
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--merge':
+        return merge(sys.argv[2], sys.argv[3])
+    if len(sys.argv) != 3:
+        print(f'usage: {sys.argv[0]} BENCH.json DATADIR | --merge BENCH.json LIVE.json',
+              file=sys.stderr)
+        return 2
+    path, datadir = sys.argv[1:]
+    d = load(path)
+    if d is None:
         return 1
     os.makedirs(datadir, exist_ok=True)
     lines = []
@@ -321,6 +371,7 @@ def main():
     primitives(d, out)
     rules(d, out, datadir)
     live(d, out, datadir)
+    targets(d, out)
     print('\n'.join(lines))
     return 0
 

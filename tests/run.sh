@@ -858,8 +858,35 @@ bench_report_no_live() {
 	grep -q 'no "live" object in the JSON.*live-mpps.png skipped' "$dir/out" &&
 		grep -q '^syn xdp ' "$dir/summary.txt" && grep -q '^ipv6-ext4 .* n/a ' "$dir/summary.txt"
 }
+# make bench: the --live run's "live" and targets merged into the bench's JSON,
+# and the summary's targets table (target, now, met or MISSED).
+bench_report_merge() {
+	local dir=$OUT/bench-report-merge
+	mkdir -p "$dir" || return 1
+	python3 -c '
+import json, sys
+d = json.load(open("tests/fixtures/bench-small.json"))
+d["targets"] = [{"what": "syn xdp, 0 rules / xdp-filter", "at_most": 0.9, "now": 1.25, "met": False},
+                {"what": "syn xdp, 100000 rules / 10000", "at_most": 1.1, "now": None, "met": None}]
+json.dump(d, open(sys.argv[1] + "/b.json", "w"))
+json.dump({"live": {"results": [{"name": "empty", "mpps": 9.5}]},
+           "targets": [{"what": "live: xdp, 1 rule / empty XDP_DROP", "at_least": 0.6,
+                        "now": 0.63, "met": True}]}, open(sys.argv[1] + "/l.json", "w"))
+' "$dir" || return 1
+	scripts/bench_data.py --merge "$dir/b.json" "$dir/l.json" || return 1
+	scripts/bench-report.sh "$dir/b.json" "$dir" >"$dir/out" 2>&1 || { cat "$dir/out"; return 1; }
+	grep -q '^targets (issue 18)' "$dir/summary.txt" &&
+		grep -qE '^  syn xdp, 0 rules / xdp-filter +<= 0\.90 +1\.25x  MISSED$' "$dir/summary.txt" &&
+		grep -qE '^  syn xdp, 100000 rules / 10000 +<= 1\.10 +-  not measured$' "$dir/summary.txt" &&
+		grep -qE '^  live: xdp, 1 rule / empty XDP_DROP +>= 0\.60 +0\.63x  met$' "$dir/summary.txt" &&
+		grep -q '^live traffic, Mpps' "$dir/summary.txt" ||
+		{ cat "$dir/summary.txt"; return 1; }
+	! scripts/bench_data.py --merge "$dir/b.json" tests/fixtures/bench-small.json 2>"$dir/err" &&
+		grep -q 'no "live" object' "$dir/err"
+}
 if command -v gnuplot >/dev/null; then
 	t "bench-report: every plot from a JSON with a live list" bench_report_live list
+	t "bench-report: make bench's --live merged in, the targets table" bench_report_merge
 	t "bench-report: every plot from a JSON with live entries by name" bench_report_live byname
 	t "bench-report: no live object, the other plots and a message" bench_report_no_live
 	t_err "bench-report: a file that is not JSON" 1 "bench-report: README.md: Expecting value" \
