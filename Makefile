@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # dynpf: make | make test | make run | make bench | make deps | make clean
-# make man | make install | make uninstall (PREFIX, SYSCONFDIR, DESTDIR)
+# make man | make install | make uninstall (PREFIX, SYSCONFDIR, DESTDIR) | make deb
 # V=1 shows the commands; SAN=1 builds user space with ASan and UBSan.
 
 OUT      := .output
@@ -265,6 +265,22 @@ uninstall:
 	$(Q)if cmp -s configs/dynpf.conf "$(CONF)"; then printf '  %-8s %s\n' RM "$(CONF)"; rm -f "$(CONF)"; \
 	elif [ -e "$(CONF)" ]; then printf '  %-8s %s\n' KEEP "$(CONF) (changed)"; fi
 	$(Q)rmdir "$(dir $(CONF))" 2>/dev/null || :
+
+# The Debian package (debian/), by dpkg-buildpackage on a copy of the tree in
+# $(BUILD)/deb/src, so that its clean and build leave this tree's alone; the
+# .deb lands in $(BUILD)/deb/. Needs root or not (Rules-Requires-Root: no).
+DEB_DIR := $(BUILD)/deb
+.PHONY: deb
+deb: check-deps
+	$(call msg,DEB,$(DEB_DIR))
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	$(Q)tar --exclude-vcs --exclude='./build*' --exclude='./.output*' --exclude=./tests/out \
+		-cf - . | tar -xf - -C $(DEB_DIR)/src
+	$(Q)cd $(DEB_DIR)/src && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		dpkg-buildpackage -b -us -uc -Jauto >../build.log 2>&1 || \
+		{ tail -30 ../build.log; echo "make deb: failed; the log: $(DEB_DIR)/build.log" >&2; exit 1; }
+	$(Q)rm -rf $(DEB_DIR)/src
+	$(Q)ls $(DEB_DIR)/*.deb
 
 clean:
 	$(call msg,CLEAN,)

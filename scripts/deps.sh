@@ -9,7 +9,9 @@ set -euo pipefail
 BOOKWORM_PKGS=(make gcc pkg-config clang-19 llvm-19 libxdp-dev libpcap-dev libjson-c-dev
 	libelf-dev zlib1g-dev libclang-rt-19-dev valgrind gdb iproute2 tshark python3 python3-scapy xdp-tools gnuplot-nox nftables ethtool
 	pandoc groff-base # make man, and the doc test that renders the pages
-	clang-format-19 shellcheck flake8) # make format, make lint
+	clang-format-19 shellcheck flake8 # make format, make lint
+	debhelper dpkg-dev lintian # make deb, and the package test
+	python3-yaml) # the Kubernetes manifests' test
 BACKPORTS_PKGS=(libbpf-dev libbpf1 bpftool linux-libc-dev)
 # Minimum versions that matter: libbpf 1.4 (tcx links), bpftool 7.5 (kfuncs in vmlinux.h).
 declare -A MIN_VERSION=([libbpf-dev]="1:1.4" [bpftool]="7.5" [linux-libc-dev]="6.12")

@@ -939,6 +939,9 @@ install_round() {
 }
 t "make install: exactly its files; make uninstall: none left" install_round
 
+unit "the Debian package: make deb, lintian, dpkg -i, the daemon, upgrade, purge (tests/deb_test.sh)" \
+	deb_test env BUILD="$BUILD" tests/deb_test.sh "$DYNPF" "$OUT"
+
 echo "== style: make lint (clang-format-19, shellcheck, flake8)"
 # A make of its own (not the test's jobserver), on this tree's files.
 lint_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s "$1"; }
