@@ -941,6 +941,10 @@ t "make install: exactly its files; make uninstall: none left" install_round
 
 unit "the Debian package: make deb, lintian, dpkg -i, the daemon, upgrade, purge (tests/deb_test.sh)" \
 	deb_test env BUILD="$BUILD" tests/deb_test.sh "$DYNPF" "$OUT"
+unit "the Kubernetes manifests, the image recipe and docs/kubernetes.md agree (tests/k8s_check.py)" \
+	k8s_check python3 tests/k8s_check.py
+unit "the DaemonSet's pod without a cluster: its entrypoint, capabilities, ConfigMaps (tests/k8s_test.sh)" \
+	k8s_test tests/k8s_test.sh "$DYNPF" "$OUT"
 
 echo "== style: make lint (clang-format-19, shellcheck, flake8)"
 # A make of its own (not the test's jobserver), on this tree's files.
