@@ -194,8 +194,10 @@ status_ok() {
 		grep -q 'rule set: generation 1, 1 rules' <<<"$s" &&
 		grep -qE '^  vb +tc-ingress +tcx link' <<<"$s"
 }
+# wait_status: the daemon answers (at most 30 s: the verifier alone takes
+# several under load).
 wait_status() {
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		dynpf status >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done
