@@ -51,19 +51,7 @@ conf() { # DETACH [TC_ATTACH]
 EOF
 }
 start() { start_daemon "$OUT/dt.conf"; }
-# COUNT packets to PROTO dport DPORT from va to vb (scapy, raw frames).
-send() {
-	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" "$3" <<'EOF' >/dev/null 2>&1
-import sys
-from scapy.all import Ether, IP, TCP, UDP, sendp, get_if_hwaddr
-from scapy.config import conf
-conf.verb = 0
-n, proto, dport = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-l4 = TCP(sport=40000, dport=dport, flags="S") if proto == "tcp" else UDP(sport=40000, dport=dport)
-pkt = Ether(dst="02:00:00:00:00:02") / IP(src="198.18.0.1", dst="198.18.0.2") / l4
-sendp([pkt] * n, iface="va")
-EOF
-}
+send() { lib_send "$@"; }
 # COUNT UDP packets with an 802.1Q tag VID from vc to vd.
 send_vlan() {
 	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" <<'EOF' >/dev/null 2>&1
@@ -390,10 +378,7 @@ s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(b"{\"cmd\": 5}\nnot json\n{\"cmd\": \"frobnicate\"}\n"); s.shutdown(socket.SHUT_WR)
 while s.recv(4096): pass' "$SOCK"
 	} >"$OUT/vg-requests.log" 2>&1
-	kill -TERM "$dpid"
-	wait "$dpid"
-	rc=$?
-	dpid=
+	stop_daemon
 	echo "exit $rc (want 0)" >>"$OUT/vg-daemon.log"
 	if [ "$rc" = 0 ]; then ok "valgrind: the daemon, no leak, no error"; else
 		ko "valgrind: the daemon, no leak, no error" "$OUT/vg-daemon.log"; fi

@@ -283,35 +283,9 @@ check "the two sets differ" sh -c '! cmp -s "$1" "$2"' sh "$OUT/ft-old.saved" "$
 
 # Traffic the whole time: UDP to port 9, which both sets drop at XDP; a
 # listener on vb's address counts what gets through (must be none).
-ip netns exec "$NS" /usr/bin/python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("198.18.0.2", 9))
-s.settimeout(0.2)
-n = 0
-open(sys.argv[1], "w").write("0\n")
-while True:
-    try:
-        s.recv(2048)
-        n += 1
-        open(sys.argv[1], "w").write("%d\n" % n)
-    except socket.timeout:
-        pass
-' "$OUT/ft-through" &
-lpid=$!
-ip netns exec "$NS" /usr/bin/python3 -c '
-from scapy.all import Ether, IP, UDP
-from scapy.config import conf
-conf.verb = 0
-p = bytes(Ether(dst="ff:ff:ff:ff:ff:ff") / IP(src="198.18.0.1", dst="198.18.0.2") /
-          UDP(sport=40000, dport=9))
-s = conf.L2socket(iface="va")
-while True:
-    s.send(p)
-' 2>/dev/null &
-spid=$!
-rx() { ip -n "$NS" -s link show vb | awk '/RX:/ { getline; print $2; exit }'; }
-before=$(rx)
+lib_udp_listen "$OUT/ft-through"
+lib_udp_flood
+before=$(lib_rx)
 # gdb_kill FUNC N: kill -9 the daemon the N-th time it enters FUNC (gdb
 # holds it there, so the kill lands exactly at that point); returns once gdb
 # has attached and let it run again.
@@ -372,14 +346,8 @@ for how in $rounds; do
 		diff "$OUT/ft-old.saved" "$OUT/ft-after.saved" | head >"$OUT/ft-mixed.log"
 	fi
 done
-after=$(rx)
-kill "$spid" 2>/dev/null
-wait "$spid" 2>/dev/null
-spid=
-sleep 0.3
-kill "$lpid" 2>/dev/null
-wait "$lpid" 2>/dev/null
-lpid=
+after=$(lib_rx)
+lib_udp_stop
 through=$(cat "$OUT/ft-through" 2>/dev/null)
 check "kill -9 mid-load, $(wc -w <<<"$rounds") times: the old set or the new one, never a mix, and the next load works ($outcomes )" \
 	sh -c '! echo "$1" | grep -q "MIXED\|NO-RESTART\|FAILED\|NO-GDB"' sh "$outcomes"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 # What the daemon's end-to-end tests share (sourced): the counters and the
 # ok / ko / check lines, and bpffs mounted if it is not (unmounted by
-# lib_cleanup). CHECK_LOG: where check() keeps a command's output.
+# lib_cleanup), the test bed and its traffic. CHECK_LOG: where check()
+# keeps a command's output.
 pass=0
 fail=0
 skip=0
@@ -53,3 +54,75 @@ start_daemon() {
 	done
 	return 1
 }
+# stop_daemon: SIGTERM to $dpid and its exit status in $rc, $dpid emptied.
+stop_daemon() {
+	kill -TERM "$dpid"
+	wait "$dpid"
+	# shellcheck disable=SC2034 # the caller's
+	rc=$?
+	dpid=
+}
+# lib_send COUNT PROTO DPORT: COUNT TCP SYNs (PROTO tcp) or UDP datagrams
+# to DPORT from va to vb, raw frames (scapy), 54 or 42 bytes each.
+lib_send() {
+	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" "$3" <<'EOF' >/dev/null 2>&1
+import sys
+from scapy.all import Ether, IP, TCP, UDP, sendp
+from scapy.config import conf
+conf.verb = 0
+n, proto, dport = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+l4 = TCP(sport=40000, dport=dport, flags="S") if proto == "tcp" else UDP(sport=40000, dport=dport)
+pkt = Ether(dst="02:00:00:00:00:02") / IP(src="198.18.0.1", dst="198.18.0.2") / l4
+sendp([pkt] * n, iface="va")
+EOF
+}
+# lib_udp_listen FILE: a listener on vb's address, port 9, writing into FILE
+# how many datagrams got through; in the background, its pid in $lpid.
+lib_udp_listen() {
+	ip netns exec "$NS" /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("198.18.0.2", 9))
+s.settimeout(0.2)
+n = 0
+open(sys.argv[1], "w").write("0\n")
+while True:
+    try:
+        s.recv(2048)
+        n += 1
+        open(sys.argv[1], "w").write("%d\n" % n)
+    except socket.timeout:
+        pass
+' "$1" &
+	# shellcheck disable=SC2034 # the caller's, for its cleanup
+	lpid=$!
+}
+# lib_udp_flood: UDP to vb's address, port 9, from va, as fast as scapy
+# sends; in the background, its pid in $spid.
+lib_udp_flood() {
+	ip netns exec "$NS" /usr/bin/python3 -c '
+from scapy.all import Ether, IP, UDP
+from scapy.config import conf
+conf.verb = 0
+p = bytes(Ether(dst="ff:ff:ff:ff:ff:ff") / IP(src="198.18.0.1", dst="198.18.0.2") /
+          UDP(sport=40000, dport=9))
+s = conf.L2socket(iface="va")
+while True:
+    s.send(p)
+' 2>/dev/null &
+	# shellcheck disable=SC2034 # the caller's, for its cleanup
+	spid=$!
+}
+# lib_udp_stop: the flood stopped, then (what was in flight received) the
+# listener.
+lib_udp_stop() {
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null
+	spid=
+	sleep 0.3
+	kill "$lpid" 2>/dev/null
+	wait "$lpid" 2>/dev/null
+	lpid=
+}
+# lib_rx: the frames vb received.
+lib_rx() { ip -n "$NS" -s link show vb | awk '/RX:/ { getline; print $2; exit }'; }
