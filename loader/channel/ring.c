@@ -261,6 +261,8 @@ int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *se
 	h->size = size;
 	h->seq = c->next_seq++;
 	slot = user_ring_buffer__reserve(c->urb, size);
+	if (!slot && errno == ENOSPC)
+		c->full++;
 	if (!slot && errno == ENOSPC && c->self_drain) {
 		err = dynpf_ctrl_flush(c);
 		if (err)
@@ -287,6 +289,8 @@ int dynpf_ctrl_send(struct dynpf_ctrl *c, void *msg, uint32_t size, uint64_t *se
 	memcpy(slot, msg, size);
 	user_ring_buffer__submit(c->urb, slot);
 	c->sent++;
+	if (c->sent - c->acked > c->peak)
+		c->peak = c->sent - c->acked;
 	if (seq)
 		*seq = h->seq;
 	return 0;

@@ -29,6 +29,8 @@ struct dynpf_ctrl {
 	uint64_t next_seq;
 	uint64_t sent;  /* messages written */
 	uint64_t acked; /* acks received */
+	uint64_t peak;  /* the most messages in the ring at once (sent, not yet acked) */
+	uint64_t full;  /* messages that found the ring full (drained, or waited on) */
 	bool need_sync; /* a commit since the last grace period */
 	/*
 	 * true: this process also runs the drain (offline use): a full ring is
