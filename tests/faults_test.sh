@@ -200,11 +200,12 @@ check "the first still serves, on its socket" \
 
 # An attached interface deleted under the daemon: logged, forgotten, the
 # other interface still served.
-# gone IFACE: true once the daemon's status no longer lists IFACE (10 s at
-# most: a namespace is dismantled by a kernel worker, not at once).
+# gone IFACE: true once the daemon's status no longer lists IFACE attached
+# (10 s at most: a namespace is dismantled by a kernel worker, not at once);
+# a configured one is listed as waiting for it to come back.
 gone() {
 	for _ in $(seq 100); do
-		"$DYNPF" status 2>/dev/null | grep -q " $1 " || return 0
+		"$DYNPF" status 2>/dev/null | grep " $1 " | grep -qv "waiting:" || return 0
 		sleep 0.1
 	done
 	return 1

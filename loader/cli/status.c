@@ -18,7 +18,7 @@
 
 static void status_print(json_object *rep, const void *arg)
 {
-	json_object *ifs = jget(rep, "interfaces");
+	json_object *ifs = jget(rep, "interfaces"), *waiting = jget(rep, "waiting");
 
 	(void)arg;
 	printf("dynpf daemon, pid %d, pins in %s%s\n", json_object_get_int(jget(rep, "pid")),
@@ -35,6 +35,14 @@ static void status_print(json_object *rep, const void *arg)
 		       json_object_get_string(jget(a, "hook")),
 		       json_object_get_string(jget(a, "attach")));
 	}
+	/* Configured, not there: attached when they appear. */
+	for (size_t i = 0; waiting && i < json_object_array_length(waiting); i++) {
+		json_object *a = json_object_array_get_idx(waiting, i);
+
+		printf("  %-16s %-12s waiting: no such interface yet\n",
+		       json_object_get_string(jget(a, "name")),
+		       json_object_get_string(jget(a, "hook")));
+	}
 }
 
 int cmd_status(int argc, char **argv)
@@ -42,8 +50,9 @@ int cmd_status(int argc, char **argv)
 	if (argc > 1) {
 		if (dynpf_is_help(argv[1])) {
 			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
-			       "attached, the rule set's generation and size.\nThe socket is "
-			       "$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET ".\n");
+			       "attached (or that a configured one\nis waiting to appear), the rule "
+			       "set's generation and size. The socket is\n$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET
+			       ".\n");
 			return DYNPF_EXIT_OK;
 		}
 		p_err("status: unexpected argument '%s'", argv[1]);

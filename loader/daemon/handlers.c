@@ -105,6 +105,7 @@ static int read_state(struct daemon *d, struct dynpf_state *st)
 static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 {
 	json_object *o = reply_ok(), *ifs = json_object_new_array();
+	json_object *waiting = json_object_new_array();
 	struct dynpf_state st = {};
 
 	(void)req;
@@ -125,6 +126,18 @@ static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 		json_object_array_add(ifs, a);
 	}
 	jadd(o, "interfaces", ifs);
+	for (int i = 0; i < d->cfg.nifaces; i++) {
+		json_object *w;
+
+		if (!iface_waiting(d, i))
+			continue;
+		w = json_object_new_object();
+		jadd(w, "name", json_object_new_string(d->cfg.ifaces[i].name));
+		jadd(w, "hook",
+		     json_object_new_string(dynpf_attach_hook_name(d->cfg.ifaces[i].hook)));
+		json_object_array_add(waiting, w);
+	}
+	jadd(o, "waiting", waiting);
 	return o;
 }
 
@@ -428,6 +441,14 @@ static json_object *req_attach(struct daemon *d, const struct dynpf_req *req)
 		ifslot_put(d, a->ifindex);
 		return reply_err("%s", msg[0] ? msg : strerror(-err));
 	}
+	/* The configuration's, if it names it: kept attached from now on. */
+	for (int i = 0; i < d->cfg.nifaces; i++)
+		if (!strcmp(d->cfg.ifaces[i].name, a->cfg.name) &&
+		    d->cfg.ifaces[i].hook == a->cfg.hook && (!d->want[i] || iface_waiting(d, i))) {
+			a->cfg_idx = i;
+			d->want[i] = true;
+			break;
+		}
 	d->natt++;
 	pr_info("%s: attached at %s (%s) by a client\n", a->cfg.name,
 		dynpf_attach_hook_name(a->cfg.hook), a->how);
@@ -451,6 +472,9 @@ static json_object *req_detach(struct daemon *d, const struct dynpf_req *req)
 			i++;
 			continue;
 		}
+		/* A configured one stays detached, also if it comes back. */
+		if (a->cfg_idx >= 0)
+			d->want[a->cfg_idx] = false;
 		detach_one(d, a);
 		attachment_drop(d, i);
 		n++;

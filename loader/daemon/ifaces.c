@@ -4,7 +4,8 @@
  * replaced in place, or libxdp), TC (attach/'s tcx link, pinned and updated
  * in place by a restart, or its clsact filter, marked when dynpf made the
  * qdisc), detaching, the slot of the counters each interface counts in, and
- * the interfaces that go away under the daemon (rtnetlink link events).
+ * the interfaces that go away under the daemon or appear (rtnetlink link
+ * events): a configured one is attached whenever it is there.
  */
 #include <errno.h>
 #include <limits.h>
@@ -247,7 +248,19 @@ void attachment_init(struct attachment *a, const struct dynpf_iface_cfg *cfg)
 {
 	memset(a, 0, sizeof(*a));
 	a->cfg = *cfg;
+	a->cfg_idx = -1;
 	a->tc = (struct dynpf_tc_link)DYNPF_TC_LINK_INIT;
+}
+
+/* Configured interface i is wanted but not attached: it is not there (yet). */
+bool iface_waiting(const struct daemon *d, int i)
+{
+	if (!d->want[i])
+		return false;
+	for (int k = 0; k < d->natt; k++)
+		if (d->att[k].cfg_idx == i)
+			return false;
+	return true;
 }
 
 /* a (its cfg and ifindex set) attached, with its counters' slot. 0 or -errno. */
@@ -257,26 +270,82 @@ int attach_one(struct daemon *d, struct attachment *a)
 	return a->cfg.hook <= DYNPF_ATTACH_XDP_GENERIC ? attach_xdp(d, a) : attach_tc(d, a);
 }
 
+/*
+ * Configured interface i, if it is there (-ENODEV if not): attached, or
+ * -errno after saying why.
+ */
+static int attach_cfg(struct daemon *d, int i, int ifindex, const char *event)
+{
+	struct attachment *a = &d->att[d->natt];
+	int err;
+
+	if (d->natt == DYNPF_MAX_IFACES) {
+		p_err("%s: %d attachments already", d->cfg.ifaces[i].name, DYNPF_MAX_IFACES);
+		return -ENOSPC;
+	}
+	attachment_init(a, &d->cfg.ifaces[i]);
+	a->cfg_idx = i;
+	a->ifindex = ifindex;
+	err = attach_one(d, a);
+	if (err) {
+		ifslot_put(d, ifindex);
+		return err;
+	}
+	d->natt++;
+	pr_info("%s: %sattached at %s (%s)\n", a->cfg.name, event,
+		dynpf_attach_hook_name(a->cfg.hook), a->how);
+	return 0;
+}
+
+/*
+ * At start: every configured interface that is there. One that is not
+ * waits (attach_waiting); one that cannot be attached stops the start.
+ */
 int attach_all(struct daemon *d)
 {
 	for (int i = 0; i < d->cfg.nifaces; i++) {
-		struct attachment *a = &d->att[d->natt];
-		int err;
+		int ifindex = if_nametoindex(d->cfg.ifaces[i].name), err;
 
-		attachment_init(a, &d->cfg.ifaces[i]);
-		a->ifindex = if_nametoindex(a->cfg.name);
-		if (!a->ifindex) {
-			p_err("%s: no such interface (config %s)", a->cfg.name, d->config_path);
-			return -ENODEV;
+		d->want[i] = true;
+		if (!ifindex) {
+			pr_warn("%s: no such interface (config %s): attached at %s when it "
+				"appears\n",
+				d->cfg.ifaces[i].name, d->config_path,
+				dynpf_attach_hook_name(d->cfg.ifaces[i].hook));
+			continue;
 		}
-		err = attach_one(d, a);
+		err = attach_cfg(d, i, ifindex, "");
 		if (err)
 			return err;
-		d->natt++;
-		pr_info("%s: attached at %s (%s)\n", a->cfg.name,
-			dynpf_attach_hook_name(a->cfg.hook), a->how);
 	}
 	return 0;
+}
+
+/*
+ * Configured interfaces that are waiting and have appeared (created, moved
+ * into the namespace, re-created), attached. One that cannot be is said
+ * once, and tried again only when an interface of its name is made anew.
+ */
+static void attach_waiting(struct daemon *d)
+{
+	for (int i = 0; i < d->cfg.nifaces; i++) {
+		int ifindex;
+		char event[48];
+
+		if (!iface_waiting(d, i))
+			continue;
+		ifindex = if_nametoindex(d->cfg.ifaces[i].name);
+		if (!ifindex || ifindex == d->failed_ifindex[i])
+			continue;
+		snprintf(event, sizeof(event), "appeared (ifindex %d): ", ifindex);
+		if (attach_cfg(d, i, ifindex, event)) {
+			d->failed_ifindex[i] = ifindex;
+			pr_warn("%s: appeared (ifindex %d) but could not be attached at %s (above): "
+				"tried again when it is made anew\n",
+				d->cfg.ifaces[i].name, ifindex,
+				dynpf_attach_hook_name(d->cfg.ifaces[i].hook));
+		}
+	}
 }
 
 /* TC through clsact: dynpf's filter, then the qdisc if dynpf made it (marked). */
@@ -363,13 +432,15 @@ static void forget_gone(struct daemon *d, struct attachment *a)
 		rmdir(path);
 		a->tc.clsact = false;
 	}
-	pr_warn("%s: the interface is gone (ifindex %d): detached from it, %s\n", a->cfg.name,
-		a->ifindex, dynpf_attach_hook_name(a->cfg.hook));
+	pr_warn("%s: the interface is gone (ifindex %d): detached from it, %s%s\n", a->cfg.name,
+		a->ifindex, dynpf_attach_hook_name(a->cfg.hook),
+		a->cfg_idx >= 0 && d->want[a->cfg_idx] ? "; attached again when it is back" : "");
 }
 
 void on_link_events(struct daemon *d)
 {
 	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
+	bool appeared = false;
 	ssize_t n;
 
 	while ((n = recv(d->nlsock, buf, sizeof(buf), 0)) > 0) {
@@ -377,8 +448,11 @@ void on_link_events(struct daemon *d)
 		     h = NLMSG_NEXT(h, n)) {
 			const struct ifinfomsg *ifi = NLMSG_DATA(h);
 
-			if (h->nlmsg_type != RTM_DELLINK ||
-			    h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+			if (h->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+				continue;
+			/* A new link, or one that changed (renamed too). */
+			appeared |= h->nlmsg_type == RTM_NEWLINK;
+			if (h->nlmsg_type != RTM_DELLINK)
 				continue;
 			for (int i = 0; i < d->natt;) {
 				if (d->att[i].ifindex != ifi->ifi_index) {
@@ -390,6 +464,10 @@ void on_link_events(struct daemon *d)
 			}
 		}
 	}
-	if (n < 0 && errno == ENOBUFS)
+	if (n < 0 && errno == ENOBUFS) {
 		pr_warn("link events lost (the socket's buffer overflowed)\n");
+		appeared = true;
+	}
+	if (appeared)
+		attach_waiting(d);
 }

@@ -30,6 +30,7 @@ struct attachment {
 	int ifindex;
 	struct dynpf_tc_link tc; /* TC: its tcx link (pinned), or dynpf's clsact filter */
 	uint32_t slot;           /* its counters' slot (dynpf_ifslots) */
+	int cfg_idx;             /* its entry in cfg.ifaces, or -1: a client's */
 	char how[96];            /* how it is attached, for status */
 };
 
@@ -45,6 +46,10 @@ struct daemon {
 	int nlsock; /* link events: an attached interface going away */
 	int lockfd; /* the pin directory, flock()ed: one daemon per pin_dir */
 	bool stop;
+	/* Configured interfaces kept attached (a client's detach takes one
+	 * off), and the ifindex an attach last failed on (not retried). */
+	bool want[DYNPF_MAX_IFACES];
+	int failed_ifindex[DYNPF_MAX_IFACES];
 };
 
 /* pins.c */
@@ -59,6 +64,7 @@ int load_programs(struct daemon *d);
 void attachment_init(struct attachment *a, const struct dynpf_iface_cfg *cfg);
 int attach_one(struct daemon *d, struct attachment *a);
 int attach_all(struct daemon *d);
+bool iface_waiting(const struct daemon *d, int i);
 void detach_one(struct daemon *d, struct attachment *a);
 void detach_all(struct daemon *d);
 void attachment_drop(struct daemon *d, int i);
