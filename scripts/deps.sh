@@ -11,7 +11,8 @@ BOOKWORM_PKGS=(make gcc pkg-config clang-19 llvm-19 libxdp-dev libpcap-dev libjs
 	pandoc groff-base # make man, and the doc test that renders the pages
 	clang-format-19 shellcheck flake8 # make format, make lint
 	debhelper dpkg-dev lintian # make deb, and the package test
-	python3-yaml) # the Kubernetes manifests' test
+	python3-yaml # the Kubernetes manifests' test
+	nettle-dev) # SHA-256 of rule sets
 BACKPORTS_PKGS=(libbpf-dev libbpf1 bpftool linux-libc-dev)
 # Minimum versions that matter: libbpf 1.4 (tcx links), bpftool 7.5 (kfuncs in vmlinux.h).
 declare -A MIN_VERSION=([libbpf-dev]="1:1.4" [bpftool]="7.5" [linux-libc-dev]="6.12")

@@ -28,6 +28,8 @@ static void status_print(json_object *rep, const void *arg)
 	       (long long)json_object_get_int64(jget(rep, "generation")),
 	       (long long)json_object_get_int64(jget(rep, "rules")),
 	       (long long)json_object_get_int64(jget(rep, "tuples")));
+	if (jget(rep, "digest"))
+		printf("digest: %s\n", json_object_get_string(jget(rep, "digest")));
 	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
 		json_object *a = json_object_array_get_idx(ifs, i);
 
@@ -51,7 +53,8 @@ int cmd_status(int argc, char **argv)
 		if (dynpf_is_help(argv[1])) {
 			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
 			       "attached (or that a configured one\nis waiting to appear), the rule "
-			       "set's generation and size. The socket is\n$DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET
+			       "set's generation, size and digest (the SHA-256\nof `dynpf rules "
+			       "save`). The socket is $DYNPF_SOCKET or\n" DYNPF_DEFAULT_SOCKET
 			       ".\n");
 			return DYNPF_EXIT_OK;
 		}

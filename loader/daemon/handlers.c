@@ -106,6 +106,7 @@ static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 {
 	json_object *o = reply_ok(), *ifs = json_object_new_array();
 	json_object *waiting = json_object_new_array();
+	const struct rs_view *v = rs_view_get(d);
 	struct dynpf_state st = {};
 
 	(void)req;
@@ -115,6 +116,8 @@ static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 	jadd(o, "generation", json_object_new_int64(st.gen));
 	jadd(o, "rules", json_object_new_int64(st.nrules[st.active & 1]));
 	jadd(o, "tuples", json_object_new_int64(st.ntuples[st.active & 1]));
+	if (v && v->gen == st.gen)
+		jadd(o, "digest", json_object_new_string(v->digest));
 	jadd(o, "adopted", json_object_new_boolean(d->adopted));
 	for (int i = 0; i < d->natt; i++) {
 		json_object *a = json_object_new_object();
@@ -172,44 +175,22 @@ static json_object *req_rules_load(struct daemon *d, const struct dynpf_req *req
 static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_ruleset rs;
-	char line[DYNPF_RULE_TEXT_MAX];
-	size_t cap = 4096, len = 0;
-	char *text = malloc(cap);
 	json_object *o;
+	size_t len;
+	char *text;
 	int r;
 
 	(void)req;
-	if (!text)
-		return reply_err("out of memory");
-	text[0] = 0;
 	dynpf_ruleset_init(&rs);
 	r = dynpf_ruleset_read(d->skel, &rs);
 	if (r) {
-		free(text);
 		dynpf_ruleset_free(&rs);
 		return reply_err("cannot read the active rule set: %s", strerror(-r));
 	}
-	for (size_t i = 0; i < DYNPF_SET_MAX + rs.n; i++) {
-		int n;
-
-		if (i < DYNPF_SET_MAX) {
-			if (!(rs.set_seen & (1u << i)))
-				continue;
-			n = dynpf_setting_format(i, rs.set[i], line, sizeof(line));
-		} else {
-			n = dynpf_rule_format(&rs.rules[i - DYNPF_SET_MAX], line, sizeof(line));
-		}
-		if (len + n + 2 > cap) {
-			char *t = realloc(text, cap = 2 * cap + n);
-
-			if (!t) {
-				free(text);
-				dynpf_ruleset_free(&rs);
-				return reply_err("out of memory");
-			}
-			text = t;
-		}
-		len += snprintf(text + len, cap - len, "%s\n", line);
+	text = ruleset_text(&rs, &len);
+	if (!text) {
+		dynpf_ruleset_free(&rs);
+		return reply_err("out of memory");
 	}
 	o = reply_ok();
 	jadd(o, "text", json_object_new_string_len(text, len));

@@ -10,6 +10,7 @@
  *               interfaces going away (rtnetlink)
  *   handlers.c  the requests (req_*), their dispatch, the rule file
  *   serve.c     the control socket: open it, check a peer, serve a client
+ *   rsview.c    the active rule set as `rules save` writes it, its digest
  */
 #ifndef DYNPF_LOADER_DAEMON_INTERNAL_H
 #define DYNPF_LOADER_DAEMON_INTERNAL_H
@@ -24,6 +25,7 @@
 #include "attach/attach.h"
 #include "channel/ring.h"
 #include "daemon/config.h"
+#include "lang/rules_lang.h"
 
 struct attachment {
 	struct dynpf_iface_cfg cfg;
@@ -32,6 +34,14 @@ struct attachment {
 	uint32_t slot;           /* its counters' slot (dynpf_ifslots) */
 	int cfg_idx;             /* its entry in cfg.ifaces, or -1: a client's */
 	char how[96];            /* how it is attached, for status */
+};
+
+/* The active rule set as `rules save` writes it, kept per generation (rsview.c). */
+struct rs_view {
+	bool valid;
+	uint32_t gen;
+	char digest[72]; /* "sha256:" and 64 hex digits, of the text */
+	size_t nrules;
 };
 
 struct daemon {
@@ -50,6 +60,7 @@ struct daemon {
 	 * off), and the ifindex an attach last failed on (not retried). */
 	bool want[DYNPF_MAX_IFACES];
 	int failed_ifindex[DYNPF_MAX_IFACES];
+	struct rs_view view;
 };
 
 /* pins.c */
@@ -79,5 +90,10 @@ json_object *handle_request(struct daemon *d, const char *line, size_t len);
 int socket_in_use(const char *path);
 int open_control_socket(struct daemon *d);
 void serve_client(struct daemon *d, int fd);
+
+/* rsview.c */
+char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len);
+const struct rs_view *rs_view_get(struct daemon *d);
+void rs_view_free(struct rs_view *v);
 
 #endif

@@ -279,6 +279,7 @@ static void release(struct daemon *d)
 		close(d->sigfd);
 	if (d->nlsock >= 0)
 		close(d->nlsock);
+	rs_view_free(&d->view);
 	dynpf_ctrl_close(&d->ctrl);
 	for (int i = 0; i < d->natt; i++)
 		if (d->att[i].tc.fd >= 0)

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The active rule set as `dynpf rules save` writes it (its settings, then
+ * every rule normalized, in id order), and what status and the metrics say
+ * of it: its digest (SHA-256 of that text, so `dynpf rules save | sha256sum`
+ * gives it too) and its size. Read again only when
+ * the generation changed: the daemon is the only producer, and a commit is
+ * the only thing that changes the active set.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <nettle/sha2.h>
+
+#include "channel/ruleset.h"
+#include "daemon/internal.h"
+#include "dynpf.skel.h"
+#include "lib/log.h"
+
+char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len)
+{
+	char line[DYNPF_RULE_TEXT_MAX];
+	size_t cap = 4096;
+	char *text = malloc(cap);
+
+	*len = 0;
+	if (!text)
+		return NULL;
+	text[0] = 0;
+	for (size_t i = 0; i < DYNPF_SET_MAX + rs->n; i++) {
+		int n;
+
+		if (i < DYNPF_SET_MAX) {
+			if (!(rs->set_seen & (1u << i)))
+				continue;
+			n = dynpf_setting_format(i, rs->set[i], line, sizeof(line));
+		} else {
+			n = dynpf_rule_format(&rs->rules[i - DYNPF_SET_MAX], line, sizeof(line));
+		}
+		if (*len + n + 2 > cap) {
+			char *t = realloc(text, cap = 2 * cap + n);
+
+			if (!t) {
+				free(text);
+				return NULL;
+			}
+			text = t;
+		}
+		*len += snprintf(text + *len, cap - *len, "%s\n", line);
+	}
+	return text;
+}
+
+void rs_view_free(struct rs_view *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+/* The view of the active set, read again if its generation moved on. */
+const struct rs_view *rs_view_get(struct daemon *d)
+{
+	struct rs_view *v = &d->view;
+	struct dynpf_state st = {};
+	struct dynpf_ruleset rs;
+	struct sha256_ctx h;
+	uint8_t sum[SHA256_DIGEST_SIZE];
+	size_t len;
+	__u32 zero = 0;
+	char *text;
+	int err;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, &st))
+		return v->valid ? v : NULL;
+	if (v->valid && v->gen == st.gen)
+		return v;
+	dynpf_ruleset_init(&rs);
+	err = dynpf_ruleset_read(d->skel, &rs);
+	text = err ? NULL : ruleset_text(&rs, &len);
+	rs_view_free(v);
+	if (!text) {
+		pr_warn("cannot read the active rule set: %s\n", strerror(err ? -err : ENOMEM));
+		free(text);
+		rs_view_free(v);
+		dynpf_ruleset_free(&rs);
+		return NULL;
+	}
+	sha256_init(&h);
+	sha256_update(&h, len, (const uint8_t *)text);
+	sha256_digest(&h, sizeof(sum), sum);
+	len = snprintf(v->digest, sizeof(v->digest), "sha256:");
+	for (size_t i = 0; i < sizeof(sum); i++)
+		len += snprintf(v->digest + len, sizeof(v->digest) - len, "%02x", sum[i]);
+	v->nrules = rs.n;
+	v->gen = st.gen;
+	v->valid = true;
+	free(text);
+	dynpf_ruleset_free(&rs);
+	return v;
+}
