@@ -44,6 +44,7 @@ void dynpf_config_defaults(struct dynpf_config *c)
 	c->max_rules = DYNPF_MAX_RULES;
 	c->parse = DYNPF_PARSE_CFG_DEFAULT;
 	c->socket_gid = -1;
+	c->rules_watch = true;
 }
 
 struct cfg_ctx {
@@ -157,10 +158,12 @@ static int parse_iface(const struct cfg_ctx *x, json_object *o, struct dynpf_ifa
 
 int dynpf_config_load(const char *path, struct dynpf_config *c)
 {
-	static const char *const keys[] = { "pin_dir",        "socket",       "rules",
-					    "max_rules",      "parse",        "trace",
-					    "detach_on_exit", "socket_group", "netns",
-					    "interfaces",     "tc_attach",    NULL };
+	static const char *const keys[] = {
+		"pin_dir", "socket",     "rules",          "max_rules",
+		"parse",   "trace",      "detach_on_exit", "socket_group",
+		"netns",   "interfaces", "tc_attach",      "rules_watch",
+		NULL
+	};
 	static const char *const pkeys[] = { "max_ext", "max_stacks", NULL };
 	struct json_tokener *tok = NULL;
 	json_object *root = NULL, *v;
@@ -211,7 +214,8 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 	    get_bool(&x, root, "detach_on_exit", &c->detach_on_exit) ||
 	    get_str(&x, root, "socket_group", group, sizeof(group)) ||
 	    get_str(&x, root, "netns", c->netns, sizeof(c->netns)) ||
-	    get_str(&x, root, "tc_attach", tcm, sizeof(tcm)))
+	    get_str(&x, root, "tc_attach", tcm, sizeof(tcm)) ||
+	    get_bool(&x, root, "rules_watch", &c->rules_watch))
 		goto out;
 	if (!strcmp(tcm, "auto")) {
 		c->tc_mode = DYNPF_TC_AUTO;

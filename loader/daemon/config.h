@@ -40,6 +40,7 @@ struct dynpf_config {
 	enum dynpf_tc_mode tc_mode; /* how TC hooks are attached */
 	int socket_gid;             /* a group allowed on the socket besides root, or -1 */
 	char netns[NAME_MAX + 1];   /* a named network namespace to work in ("" ours) */
+	bool rules_watch;           /* reload the rule file when it changes on disk */
 	struct dynpf_iface_cfg ifaces[DYNPF_MAX_IFACES];
 	int nifaces;
 };

@@ -26,6 +26,13 @@
 
 /* ---- rules ----------------------------------------------------------------- */
 
+static int read_state(struct daemon *d, struct dynpf_state *st)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, st);
+}
+
 static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const char *name,
 			 char *err, size_t errlen, __u32 *gen)
 {
@@ -44,26 +51,39 @@ static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const
 	return r;
 }
 
-int rules_load_file(struct daemon *d, const char *path)
+/*
+ * The rule file's text (read by watch.c), in place of the active set, as
+ * one transaction: at a fresh start, on SIGHUP, when it changed on disk
+ * (why). A file that does not parse or that the classifier refuses changes
+ * nothing; either way the result goes to the log, with the error's
+ * FILE:LINE:COLUMN.
+ */
+int rules_load_text(struct daemon *d, const char *path, const char *text, size_t len,
+		    const char *why)
 {
 	struct dynpf_ruleset rs;
-	struct dynpf_rule_err rerr;
-	char err[512] = "";
+	struct dynpf_rule_err rerr = {};
+	struct dynpf_state st = {};
+	char err[512] = "", kept[96] = "";
 	__u32 gen = 0;
 	int r;
 
+	/* At a fresh start, a refusal stops the daemon: nothing is kept. */
+	if (strcmp(why, "start") && !read_state(d, &st))
+		snprintf(kept, sizeof(kept), " (%s): refused, the rule set of generation %u kept",
+			 why, st.gen);
 	dynpf_ruleset_init(&rs);
-	r = dynpf_ruleset_load(&rs, path, &rerr);
+	r = dynpf_ruleset_parse(&rs, path, text, len, &rerr);
 	if (r) {
-		p_err("%s", rerr.msg);
+		p_err("%s%s", rerr.msg, kept);
 		dynpf_ruleset_free(&rs);
 		return r;
 	}
 	r = rules_replace(d, &rs, path, err, sizeof(err), &gen);
 	if (r)
-		p_err("%s", err);
+		p_err("%s%s", err, kept);
 	else
-		pr_info("%s: %zu rules loaded, generation %u\n", path, rs.n, gen);
+		pr_info("%s: %zu rules loaded (%s), generation %u\n", path, rs.n, why, gen);
 	dynpf_ruleset_free(&rs);
 	return r;
 }
@@ -93,13 +113,6 @@ static json_object *reply_ok(void)
 
 	jadd(o, "ok", json_object_new_boolean(1));
 	return o;
-}
-
-static int read_state(struct daemon *d, struct dynpf_state *st)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, st);
 }
 
 static json_object *req_status(struct daemon *d, const struct dynpf_req *req)

@@ -11,6 +11,7 @@
  *   handlers.c  the requests (req_*), their dispatch, the rule file
  *   serve.c     the control socket: open it, check a peer, serve a client
  *   rsview.c    the active rule set as `rules save` writes it, its digest
+ *   watch.c     the rule file watched (inotify): reloaded when it changes
  */
 #ifndef DYNPF_LOADER_DAEMON_INTERNAL_H
 #define DYNPF_LOADER_DAEMON_INTERNAL_H
@@ -19,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include <limits.h>
 
 #include <json-c/json.h>
 
@@ -34,6 +37,21 @@ struct attachment {
 	uint32_t slot;           /* its counters' slot (dynpf_ifslots) */
 	int cfg_idx;             /* its entry in cfg.ifaces, or -1: a client's */
 	char how[96];            /* how it is attached, for status */
+};
+
+/*
+ * The rule file watched for changes (watch.c): the directory holding the
+ * configured path, and the one its target resolves into (a Kubernetes
+ * ConfigMap volume: rules -> ..data/rules, ..data -> ..2026_...).
+ */
+struct rules_watch {
+	int fd;                    /* inotify, or -1 */
+	int wd_dir, wd_target;     /* watches, or -1 */
+	char target_dir[PATH_MAX]; /* what wd_target watches */
+	int64_t due_ms;            /* a look at the file is due then (debounce), or 0 */
+	unsigned char sum[32];     /* SHA-256 of the bytes last loaded or refused */
+	bool have_sum;
+	int read_err; /* the file could not be read: -errno, said once */
 };
 
 /* The active rule set as `rules save` writes it, kept per generation (rsview.c). */
@@ -60,6 +78,7 @@ struct daemon {
 	 * off), and the ifindex an attach last failed on (not retried). */
 	bool want[DYNPF_MAX_IFACES];
 	int failed_ifindex[DYNPF_MAX_IFACES];
+	struct rules_watch watch;
 	struct rs_view view;
 };
 
@@ -83,7 +102,8 @@ void ifslot_put(struct daemon *d, int ifindex);
 void on_link_events(struct daemon *d);
 
 /* handlers.c */
-int rules_load_file(struct daemon *d, const char *path);
+int rules_load_text(struct daemon *d, const char *path, const char *text, size_t len,
+		    const char *why);
 json_object *handle_request(struct daemon *d, const char *line, size_t len);
 
 /* serve.c */
@@ -95,5 +115,12 @@ void serve_client(struct daemon *d, int fd);
 char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len);
 const struct rs_view *rs_view_get(struct daemon *d);
 void rs_view_free(struct rs_view *v);
+
+/* watch.c */
+int rules_reload(struct daemon *d, const char *why, bool force);
+int watch_open(struct daemon *d);
+void watch_events(struct daemon *d);
+void watch_due(struct daemon *d);
+void watch_close(struct daemon *d);
 
 #endif

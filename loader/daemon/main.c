@@ -45,7 +45,8 @@ static void daemon_usage(FILE *f)
 		   "Loads dynpf's programs, pins them under the configured bpffs directory,\n"
 		   "attaches them to the configured interfaces, loads the rule file, and serves\n"
 		   "the CLI on the control socket (docs/daemon.md). Logs go to stderr, with\n"
-		   "journald priorities. SIGHUP reloads the rule file as one transaction;\n"
+		   "journald priorities. SIGHUP reloads the rule file as one transaction, as\n"
+		   "does a change of it on disk (\"rules_watch\");\n"
 		   "SIGTERM stops (and detaches everything if \"detach_on_exit\" is set).\n"
 		   "\n"
 		   "  --config FILE   the configuration (default " DYNPF_DEFAULT_CONFIG ")\n"
@@ -70,6 +71,9 @@ static int check_config(const struct daemon *d)
 		printf("  %s %s%s\n", d->cfg.ifaces[i].name,
 		       dynpf_attach_hook_name(d->cfg.ifaces[i].hook),
 		       d->cfg.ifaces[i].frags ? " (frags)" : "");
+	if (d->cfg.rules[0])
+		printf("  rules %s%s\n", d->cfg.rules,
+		       d->cfg.rules_watch ? ", reloaded when it changes" : "");
 	return DYNPF_EXIT_OK;
 }
 
@@ -196,10 +200,12 @@ static int load(struct daemon *d)
 	return 0;
 }
 
-/* The rule file (a fresh start), the interfaces, the socket. 0 or -1. */
+/* The rule file (a fresh start) and its watch, the interfaces, the socket. 0 or -1. */
 static int start(struct daemon *d)
 {
-	if (!d->adopted && d->cfg.rules[0] && rules_load_file(d, d->cfg.rules))
+	if (!d->adopted && d->cfg.rules[0] && rules_reload(d, "start", true))
+		return -1;
+	if (watch_open(d))
 		return -1;
 	/* Before attaching: an interface that goes away from then on is seen. */
 	d->nlsock = dynpf_nl_open(RTMGRP_LINK, SOCK_NONBLOCK); /* link deletions */
@@ -221,7 +227,7 @@ static void on_signal(struct daemon *d)
 		return;
 	if (si.ssi_signo == SIGHUP) {
 		if (d->cfg.rules[0])
-			rules_load_file(d, d->cfg.rules);
+			rules_reload(d, "SIGHUP", true);
 		else
 			pr_warn("SIGHUP: no rule file configured\n");
 	} else {
@@ -230,7 +236,24 @@ static void on_signal(struct daemon *d)
 	}
 }
 
-/* Signals, link events and clients, one at a time, until a signal stops it. */
+/* How long the loop may sleep: until the rule file's look is due, or -1. */
+static int poll_timeout(const struct daemon *d)
+{
+	int64_t t = -1;
+
+	if (d->watch.due_ms) {
+		int64_t w = d->watch.due_ms - dynpf_now_ms();
+
+		w = w < 0 ? 0 : w;
+		t = t < 0 || w < t ? w : t;
+	}
+	return t > 60000 ? 60000 : (int)t;
+}
+
+/*
+ * Signals, link events, the rule file's changes and clients, one
+ * at a time, until a signal stops it.
+ */
 static void run(struct daemon *d)
 {
 	sigset_t mask;
@@ -246,11 +269,13 @@ static void run(struct daemon *d)
 		d->adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
 		d->cfg.socket);
 	while (!d->stop) {
-		struct pollfd pfd[3] = { { .fd = d->lsock, .events = POLLIN },
+		/* A descriptor of -1 (no watch) is left out by poll. */
+		struct pollfd pfd[4] = { { .fd = d->lsock, .events = POLLIN },
 					 { .fd = d->sigfd, .events = POLLIN },
-					 { .fd = d->nlsock, .events = POLLIN } };
+					 { .fd = d->nlsock, .events = POLLIN },
+					 { .fd = d->watch.fd, .events = POLLIN } };
 
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 4, poll_timeout(d)) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -259,6 +284,10 @@ static void run(struct daemon *d)
 			on_signal(d);
 		if (pfd[2].revents & POLLIN)
 			on_link_events(d);
+		if (pfd[3].revents & POLLIN)
+			watch_events(d);
+		if (d->watch.due_ms && dynpf_now_ms() >= d->watch.due_ms)
+			watch_due(d);
 		if (pfd[0].revents & POLLIN) {
 			int cfd = accept4(d->lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
@@ -279,6 +308,7 @@ static void release(struct daemon *d)
 		close(d->sigfd);
 	if (d->nlsock >= 0)
 		close(d->nlsock);
+	watch_close(d);
 	rs_view_free(&d->view);
 	dynpf_ctrl_close(&d->ctrl);
 	for (int i = 0; i < d->natt; i++)
@@ -295,7 +325,8 @@ int cmd_daemon(int argc, char **argv)
 			    .lsock = -1,
 			    .sigfd = -1,
 			    .nlsock = -1,
-			    .lockfd = -1 };
+			    .lockfd = -1,
+			    .watch = { .fd = -1, .wd_dir = -1, .wd_target = -1 } };
 	int ret = daemon_options(&d, argc, argv);
 
 	if (ret >= 0)
