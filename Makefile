@@ -13,7 +13,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
 CPPFLAGS += -Iinclude -Iparsers -Irules -Iloader -I$(OUT)
-LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz -lnettle
+LDLIBS   += -lxdp -lbpf -lpcap -ljson-c -lelf -lz -lmicrohttpd -lnettle
 ifeq ($(SAN),1)
 OUT      := .output-san
 BUILD    := build-san

@@ -12,7 +12,10 @@ BOOKWORM_PKGS=(make gcc pkg-config clang-19 llvm-19 libxdp-dev libpcap-dev libjs
 	clang-format-19 shellcheck flake8 # make format, make lint
 	debhelper dpkg-dev lintian # make deb, and the package test
 	python3-yaml # the Kubernetes manifests' test
-	nettle-dev) # SHA-256 of rule sets
+	libmicrohttpd-dev nettle-dev) # the daemon's metrics server; SHA-256 of rule sets
+# Without what they recommend: prometheus is here for its promtool (the
+# metrics' test), not for its node exporter and collectors.
+BARE_PKGS=(prometheus)
 BACKPORTS_PKGS=(libbpf-dev libbpf1 bpftool linux-libc-dev)
 # Minimum versions that matter: libbpf 1.4 (tcx links), bpftool 7.5 (kfuncs in vmlinux.h).
 declare -A MIN_VERSION=([libbpf-dev]="1:1.4" [bpftool]="7.5" [linux-libc-dev]="6.12")
@@ -24,7 +27,7 @@ installed_version() {
 
 missing() {
 	local p v
-	for p in "${BOOKWORM_PKGS[@]}" "${BACKPORTS_PKGS[@]}"; do
+	for p in "${BOOKWORM_PKGS[@]}" "${BACKPORTS_PKGS[@]}" "${BARE_PKGS[@]}"; do
 		v=$(installed_version "$p")
 		if [ -z "$v" ]; then
 			echo "$p"
@@ -73,6 +76,7 @@ install)
 	apt-get update -q
 	apt-get install -y -q -t bookworm-backports "${BACKPORTS_PKGS[@]}"
 	apt-get install -y -q "${BOOKWORM_PKGS[@]}"
+	apt-get install -y -q --no-install-recommends "${BARE_PKGS[@]}"
 	m=$(missing)
 	if [ -n "$m" ]; then
 		echo "deps: still missing after install: ${m//$'\n'/ }" >&2

@@ -2,8 +2,10 @@
 /*
  * The daemon's configuration file: see config.h and docs/config.md.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <grp.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,57 @@ void dynpf_config_defaults(struct dynpf_config *c)
 	c->parse = DYNPF_PARSE_CFG_DEFAULT;
 	c->socket_gid = -1;
 	c->rules_watch = true;
+	c->metrics_rules = DYNPF_METRICS_RULES_DEFAULT;
+}
+
+int dynpf_listen_parse(const char *s, struct sockaddr_storage *out, char *err, size_t errlen)
+{
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)out;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)out;
+	const char *colon = strrchr(s, ':');
+	char host[64], *end;
+	unsigned long port;
+	size_t hlen;
+
+	memset(out, 0, sizeof(*out));
+	if (!colon) {
+		snprintf(err, errlen, "no ':PORT'");
+		return -EINVAL;
+	}
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port < 1 || port > 65535 || colon[1] == '+' ||
+	    colon[1] == '-') {
+		snprintf(err, errlen, "port '%s': expected 1 to 65535", colon + 1);
+		return -EINVAL;
+	}
+	hlen = colon - s;
+	if (hlen >= sizeof(host)) {
+		snprintf(err, errlen, "the host is too long");
+		return -EINVAL;
+	}
+	memcpy(host, s, hlen);
+	host[hlen] = 0;
+	if (!strcmp(host, "localhost"))
+		snprintf(host, sizeof(host), "127.0.0.1");
+	if (!host[0] || (host[0] == '[' && hlen > 2 && host[hlen - 1] == ']')) {
+		/* IPv6, or every address (IPv4 too, through the IPv6 socket). */
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons(port);
+		if (!host[0])
+			return 0;
+		host[hlen - 1] = 0;
+		if (inet_pton(AF_INET6, host + 1, &a6->sin6_addr) == 1)
+			return 0;
+		snprintf(err, errlen, "'%s' is not an IPv6 address", host + 1);
+		return -EINVAL;
+	}
+	a4->sin_family = AF_INET;
+	a4->sin_port = htons(port);
+	if (inet_pton(AF_INET, host, &a4->sin_addr) == 1)
+		return 0;
+	snprintf(err, errlen, "'%s': expected an IPv4 address, [IPv6], or localhost", host);
+	return -EINVAL;
 }
 
 struct cfg_ctx {
@@ -158,12 +211,11 @@ static int parse_iface(const struct cfg_ctx *x, json_object *o, struct dynpf_ifa
 
 int dynpf_config_load(const char *path, struct dynpf_config *c)
 {
-	static const char *const keys[] = {
-		"pin_dir", "socket",     "rules",          "max_rules",
-		"parse",   "trace",      "detach_on_exit", "socket_group",
-		"netns",   "interfaces", "tc_attach",      "rules_watch",
-		NULL
-	};
+	static const char *const keys[] = { "pin_dir",        "socket",        "rules",
+					    "max_rules",      "parse",         "trace",
+					    "detach_on_exit", "socket_group",  "netns",
+					    "interfaces",     "tc_attach",     "rules_watch",
+					    "metrics_listen", "metrics_rules", NULL };
 	static const char *const pkeys[] = { "max_ext", "max_stacks", NULL };
 	struct json_tokener *tok = NULL;
 	json_object *root = NULL, *v;
@@ -215,8 +267,20 @@ int dynpf_config_load(const char *path, struct dynpf_config *c)
 	    get_str(&x, root, "socket_group", group, sizeof(group)) ||
 	    get_str(&x, root, "netns", c->netns, sizeof(c->netns)) ||
 	    get_str(&x, root, "tc_attach", tcm, sizeof(tcm)) ||
-	    get_bool(&x, root, "rules_watch", &c->rules_watch))
+	    get_bool(&x, root, "rules_watch", &c->rules_watch) ||
+	    get_str(&x, root, "metrics_listen", c->metrics_listen, sizeof(c->metrics_listen)) ||
+	    get_uint(&x, root, "metrics_rules", 0, DYNPF_MAX_RULES, &c->metrics_rules))
 		goto out;
+	if (c->metrics_listen[0]) {
+		char why[128];
+
+		if (dynpf_listen_parse(c->metrics_listen, &c->metrics_addr, why, sizeof(why))) {
+			err = CFG_ERR(&x, "metrics_listen",
+				      "'%s': %s (HOST:PORT, e.g. 127.0.0.1:9477 or [::1]:9477)",
+				      c->metrics_listen, why);
+			goto out;
+		}
+	}
 	if (!strcmp(tcm, "auto")) {
 		c->tc_mode = DYNPF_TC_AUTO;
 	} else if (!strcmp(tcm, "tcx")) {

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <net/if.h>
+#include <sys/socket.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -28,6 +29,7 @@ struct dynpf_iface_cfg {
 };
 
 #define DYNPF_MAX_IFACES 64
+#define DYNPF_METRICS_RULES_DEFAULT 100
 
 struct dynpf_config {
 	char pin_dir[PATH_MAX]; /* under bpffs: programs, maps and links */
@@ -41,6 +43,10 @@ struct dynpf_config {
 	int socket_gid;             /* a group allowed on the socket besides root, or -1 */
 	char netns[NAME_MAX + 1];   /* a named network namespace to work in ("" ours) */
 	bool rules_watch;           /* reload the rule file when it changes on disk */
+	/* Prometheus metrics over HTTP: "HOST:PORT" ("" off), its address. */
+	char metrics_listen[64];
+	struct sockaddr_storage metrics_addr;
+	uint32_t metrics_rules; /* rules with series of their own: the first N by id */
 	struct dynpf_iface_cfg ifaces[DYNPF_MAX_IFACES];
 	int nifaces;
 };
@@ -52,6 +58,13 @@ void dynpf_config_defaults(struct dynpf_config *c);
  * error naming the file, the line and the field.
  */
 int dynpf_config_load(const char *path, struct dynpf_config *c);
+
+/*
+ * "HOST:PORT" (an IPv4 address, an IPv6 one in brackets, "localhost", or
+ * nothing: every address) to a socket address. 0, or -EINVAL with why in
+ * err.
+ */
+int dynpf_listen_parse(const char *s, struct sockaddr_storage *out, char *err, size_t errlen);
 
 const char *dynpf_attach_hook_name(enum dynpf_attach_hook h);
 int dynpf_attach_hook_parse(const char *s, enum dynpf_attach_hook *h);

@@ -23,6 +23,7 @@
 #include "lang/rules_lang.h"
 #include "lib/log.h"
 #include "lib/progs.h"
+#include "lib/util.h"
 
 /* ---- rules ----------------------------------------------------------------- */
 
@@ -31,6 +32,17 @@ static int read_state(struct daemon *d, struct dynpf_state *st)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(bpf_map__fd(d->skel->maps.dynpf_state), &zero, st);
+}
+
+/* One transaction through the channel, timed and counted for the metrics. */
+static int txn_apply(struct daemon *d, const struct dynpf_ruleset *rs, const char *name,
+		     const struct dynpf_ruleset *old, char *err, size_t errlen, __u32 *gen)
+{
+	double t0 = dynpf_now();
+	int r = dynpf_ruleset_apply(&d->ctrl, rs, name, old, err, errlen, gen);
+
+	counts_txn(d, dynpf_now() - t0, r);
+	return r;
 }
 
 static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const char *name,
@@ -46,7 +58,7 @@ static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const
 		dynpf_ruleset_free(&old);
 		return r;
 	}
-	r = dynpf_ruleset_apply(&d->ctrl, rs, name, &old, err, errlen, gen);
+	r = txn_apply(d, rs, name, &old, err, errlen, gen);
 	dynpf_ruleset_free(&old);
 	return r;
 }
@@ -55,8 +67,8 @@ static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const
  * The rule file's text (read by watch.c), in place of the active set, as
  * one transaction: at a fresh start, on SIGHUP, when it changed on disk
  * (why). A file that does not parse or that the classifier refuses changes
- * nothing; either way the result goes to the log, with the error's
- * FILE:LINE:COLUMN.
+ * nothing; either way the result goes to the log and to the metrics, with
+ * the error's FILE:LINE:COLUMN.
  */
 int rules_load_text(struct daemon *d, const char *path, const char *text, size_t len,
 		    const char *why)
@@ -64,7 +76,9 @@ int rules_load_text(struct daemon *d, const char *path, const char *text, size_t
 	struct dynpf_ruleset rs;
 	struct dynpf_rule_err rerr = {};
 	struct dynpf_state st = {};
+	unsigned long line = 0;
 	char err[512] = "", kept[96] = "";
+	size_t plen = strlen(path);
 	__u32 gen = 0;
 	int r;
 
@@ -76,14 +90,20 @@ int rules_load_text(struct daemon *d, const char *path, const char *text, size_t
 	r = dynpf_ruleset_parse(&rs, path, text, len, &rerr);
 	if (r) {
 		p_err("%s%s", rerr.msg, kept);
+		counts_reload(d, path, r, rerr.msg, rerr.line, rerr.col);
 		dynpf_ruleset_free(&rs);
 		return r;
 	}
 	r = rules_replace(d, &rs, path, err, sizeof(err), &gen);
-	if (r)
+	if (r) {
+		/* "FILE:LINE: rule N refused by the classifier: ..." */
+		if (!strncmp(err, path, plen) && err[plen] == ':')
+			line = strtoul(err + plen + 1, NULL, 10);
 		p_err("%s%s", err, kept);
-	else
+	} else {
 		pr_info("%s: %zu rules loaded (%s), generation %u\n", path, rs.n, why, gen);
+	}
+	counts_reload(d, path, r, err, line, 0);
 	dynpf_ruleset_free(&rs);
 	return r;
 }
@@ -249,8 +269,7 @@ static json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
 	if (dynpf_rule_ids_test(&cur.ids, one.rules[0].id)) {
 		o = reply_err("rule %u exists: delete it first (dynpf rule del %u)",
 			      one.rules[0].id, one.rules[0].id);
-	} else if (dynpf_ruleset_apply(&d->ctrl, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err),
-				       &gen)) {
+	} else if (txn_apply(d, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err), &gen)) {
 		o = reply_err("%s", err);
 	} else {
 		o = reply_ok();
@@ -267,13 +286,17 @@ static json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
 	const struct dynpf_ack_commit *a;
 	uint64_t sdel, scommit;
 	int64_t n = req->id;
+	double t0 = dynpf_now();
 	json_object *o;
 
 	dynpf_ctrl_take(&d->ctrl);
 	if (dynpf_ctrl_begin(&d->ctrl, NULL) || dynpf_ctrl_del(&d->ctrl, n, &sdel) ||
-	    dynpf_ctrl_commit(&d->ctrl, &scommit) || dynpf_ctrl_flush(&d->ctrl))
+	    dynpf_ctrl_commit(&d->ctrl, &scommit) || dynpf_ctrl_flush(&d->ctrl)) {
+		counts_txn(d, dynpf_now() - t0, -EIO);
 		return reply_err("the control channel failed");
+	}
 	a = dynpf_ctrl_ack(&d->ctrl, sdel);
+	counts_txn(d, dynpf_now() - t0, !a || a->a.err ? -EINVAL : 0);
 	if (!a || a->a.err)
 		return reply_err("rule %lld: %s", (long long)n,
 				 a && a->a.err == -ENOENT ? "no such rule"
@@ -356,10 +379,7 @@ static json_object *req_stats(struct daemon *d, const struct dynpf_req *req)
 	/* Per attachment: its interface's slot and its hook. */
 	for (int i = 0; i < d->natt; i++) {
 		const struct attachment *a = &d->att[i];
-		int h = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS  ? DYNPF_HOOK_TC_INGRESS
-			: a->cfg.hook == DYNPF_ATTACH_TC_EGRESS ? DYNPF_HOOK_TC_EGRESS
-			: a->cfg.frags                          ? DYNPF_HOOK_XDP_FRAGS
-								: DYNPF_HOOK_XDP;
+		int h = attachment_stats_hook(a);
 		struct dynpf_stats s = {};
 		json_object *io;
 

@@ -252,6 +252,15 @@ void attachment_init(struct attachment *a, const struct dynpf_iface_cfg *cfg)
 	a->tc = (struct dynpf_tc_link)DYNPF_TC_LINK_INIT;
 }
 
+/* The counters' hook (DYNPF_HOOK_*) of an attachment. */
+int attachment_stats_hook(const struct attachment *a)
+{
+	return a->cfg.hook == DYNPF_ATTACH_TC_INGRESS  ? DYNPF_HOOK_TC_INGRESS
+	       : a->cfg.hook == DYNPF_ATTACH_TC_EGRESS ? DYNPF_HOOK_TC_EGRESS
+	       : a->cfg.frags                          ? DYNPF_HOOK_XDP_FRAGS
+						       : DYNPF_HOOK_XDP;
+}
+
 /* Configured interface i is wanted but not attached: it is not there (yet). */
 bool iface_waiting(const struct daemon *d, int i)
 {

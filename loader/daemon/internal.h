@@ -12,6 +12,8 @@
  *   serve.c     the control socket: open it, check a peer, serve a client
  *   rsview.c    the active rule set as `rules save` writes it, its digest
  *   watch.c     the rule file watched (inotify): reloaded when it changes
+ *   metrics.c   the Prometheus metrics: what a scrape reads and writes
+ *   http.c      their HTTP server (libmicrohttpd), run from the main loop
  */
 #ifndef DYNPF_LOADER_DAEMON_INTERNAL_H
 #define DYNPF_LOADER_DAEMON_INTERNAL_H
@@ -60,7 +62,31 @@ struct rs_view {
 	uint32_t gen;
 	char digest[72]; /* "sha256:" and 64 hex digits, of the text */
 	size_t nrules;
+	uint32_t *ids; /* the first cfg.metrics_rules rules by id */
+	uint8_t *acts; /* and their actions (DYNPF_ACT_*) */
+	size_t nids;
 };
+
+/* Buckets of the transactions' histogram (metrics.c), in seconds. */
+#define TXN_BUCKETS 12
+
+/* What the metrics count that the maps do not (metrics.c). */
+struct daemon_counts {
+	double start_time; /* the daemon's start, Unix seconds */
+	/* The rule file's reloads (start, SIGHUP, a change on disk). */
+	uint64_t reloads_ok, reloads_refused;
+	bool reloaded, last_ok;
+	double last_time;
+	char last_file[PATH_MAX];
+	unsigned long last_line, last_col;
+	char last_error[256];
+	/* Transactions on the control channel, and their acks that refused. */
+	uint64_t txn_ok, txn_refused, txn_failed, acks_refused;
+	uint64_t txn_bucket[TXN_BUCKETS]; /* cumulative counts: le bucket bound */
+	double txn_sum;
+};
+
+struct dynpf_http;
 
 struct daemon {
 	struct dynpf_config cfg;
@@ -80,6 +106,8 @@ struct daemon {
 	int failed_ifindex[DYNPF_MAX_IFACES];
 	struct rules_watch watch;
 	struct rs_view view;
+	struct daemon_counts counts;
+	struct dynpf_http *http;
 };
 
 /* pins.c */
@@ -100,6 +128,7 @@ void detach_all(struct daemon *d);
 void attachment_drop(struct daemon *d, int i);
 void ifslot_put(struct daemon *d, int ifindex);
 void on_link_events(struct daemon *d);
+int attachment_stats_hook(const struct attachment *a); /* DYNPF_HOOK_* */
 
 /* handlers.c */
 int rules_load_text(struct daemon *d, const char *path, const char *text, size_t len,
@@ -122,5 +151,18 @@ int watch_open(struct daemon *d);
 void watch_events(struct daemon *d);
 void watch_due(struct daemon *d);
 void watch_close(struct daemon *d);
+
+/* metrics.c */
+void counts_reload(struct daemon *d, const char *file, int err, const char *msg, unsigned long line,
+		   unsigned long col);
+void counts_txn(struct daemon *d, double secs, int err);
+char *metrics_text(struct daemon *d, size_t *len);
+
+/* http.c */
+int http_open(struct daemon *d);
+int http_fd(const struct daemon *d);
+int64_t http_timeout_ms(const struct daemon *d);
+void http_run(struct daemon *d);
+void http_close(struct daemon *d);
 
 #endif

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -46,7 +47,8 @@ static void daemon_usage(FILE *f)
 		   "attaches them to the configured interfaces, loads the rule file, and serves\n"
 		   "the CLI on the control socket (docs/daemon.md). Logs go to stderr, with\n"
 		   "journald priorities. SIGHUP reloads the rule file as one transaction, as\n"
-		   "does a change of it on disk (\"rules_watch\");\n"
+		   "does a change of it on disk (\"rules_watch\"); with \"metrics_listen\" it\n"
+		   "serves Prometheus metrics over HTTP at /metrics;\n"
 		   "SIGTERM stops (and detaches everything if \"detach_on_exit\" is set).\n"
 		   "\n"
 		   "  --config FILE   the configuration (default " DYNPF_DEFAULT_CONFIG ")\n"
@@ -74,6 +76,9 @@ static int check_config(const struct daemon *d)
 	if (d->cfg.rules[0])
 		printf("  rules %s%s\n", d->cfg.rules,
 		       d->cfg.rules_watch ? ", reloaded when it changes" : "");
+	if (d->cfg.metrics_listen[0])
+		printf("  metrics at http://%s/metrics, the first %u rules by id\n",
+		       d->cfg.metrics_listen, d->cfg.metrics_rules);
 	return DYNPF_EXIT_OK;
 }
 
@@ -200,9 +205,14 @@ static int load(struct daemon *d)
 	return 0;
 }
 
-/* The rule file (a fresh start) and its watch, the interfaces, the socket. 0 or -1. */
+/*
+ * The metrics' listener (in the daemon's network namespace), the rule file
+ * (a fresh start) and its watch, the interfaces, the socket. 0 or -1.
+ */
 static int start(struct daemon *d)
 {
+	if (http_open(d))
+		return -1;
 	if (!d->adopted && d->cfg.rules[0] && rules_reload(d, "start", true))
 		return -1;
 	if (watch_open(d))
@@ -236,10 +246,10 @@ static void on_signal(struct daemon *d)
 	}
 }
 
-/* How long the loop may sleep: until the rule file's look is due, or -1. */
+/* How long the loop may sleep: until the rule file's look or the HTTP server's timeout. */
 static int poll_timeout(const struct daemon *d)
 {
-	int64_t t = -1;
+	int64_t t = http_timeout_ms(d);
 
 	if (d->watch.due_ms) {
 		int64_t w = d->watch.due_ms - dynpf_now_ms();
@@ -251,7 +261,7 @@ static int poll_timeout(const struct daemon *d)
 }
 
 /*
- * Signals, link events, the rule file's changes and clients, one
+ * Signals, link events, the rule file's changes, scrapes and clients, one
  * at a time, until a signal stops it.
  */
 static void run(struct daemon *d)
@@ -269,13 +279,14 @@ static void run(struct daemon *d)
 		d->adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
 		d->cfg.socket);
 	while (!d->stop) {
-		/* A descriptor of -1 (no watch) is left out by poll. */
-		struct pollfd pfd[4] = { { .fd = d->lsock, .events = POLLIN },
+		/* A descriptor of -1 (no watch, no metrics) is left out by poll. */
+		struct pollfd pfd[5] = { { .fd = d->lsock, .events = POLLIN },
 					 { .fd = d->sigfd, .events = POLLIN },
 					 { .fd = d->nlsock, .events = POLLIN },
-					 { .fd = d->watch.fd, .events = POLLIN } };
+					 { .fd = d->watch.fd, .events = POLLIN },
+					 { .fd = http_fd(d), .events = POLLIN } };
 
-		if (poll(pfd, 4, poll_timeout(d)) < 0) {
+		if (poll(pfd, 5, poll_timeout(d)) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
@@ -288,6 +299,8 @@ static void run(struct daemon *d)
 			watch_events(d);
 		if (d->watch.due_ms && dynpf_now_ms() >= d->watch.due_ms)
 			watch_due(d);
+		/* Its work, and its timeouts: run it every time round. */
+		http_run(d);
 		if (pfd[0].revents & POLLIN) {
 			int cfd = accept4(d->lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
@@ -308,6 +321,7 @@ static void release(struct daemon *d)
 		close(d->sigfd);
 	if (d->nlsock >= 0)
 		close(d->nlsock);
+	http_close(d);
 	watch_close(d);
 	rs_view_free(&d->view);
 	dynpf_ctrl_close(&d->ctrl);
@@ -328,7 +342,10 @@ int cmd_daemon(int argc, char **argv)
 			    .lockfd = -1,
 			    .watch = { .fd = -1, .wd_dir = -1, .wd_target = -1 } };
 	int ret = daemon_options(&d, argc, argv);
+	struct timespec now;
 
+	clock_gettime(CLOCK_REALTIME, &now);
+	d.counts.start_time = now.tv_sec + now.tv_nsec / 1e9;
 	if (ret >= 0)
 		return ret;
 	if (prepare(&d))

@@ -3,7 +3,7 @@
  * The active rule set as `dynpf rules save` writes it (its settings, then
  * every rule normalized, in id order), and what status and the metrics say
  * of it: its digest (SHA-256 of that text, so `dynpf rules save | sha256sum`
- * gives it too) and its size. Read again only when
+ * gives it too), its size, and the first rules by id. Read again only when
  * the generation changed: the daemon is the only producer, and a commit is
  * the only thing that changes the active set.
  */
@@ -57,6 +57,8 @@ char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len)
 
 void rs_view_free(struct rs_view *v)
 {
+	free(v->ids);
+	free(v->acts);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -68,7 +70,7 @@ const struct rs_view *rs_view_get(struct daemon *d)
 	struct dynpf_ruleset rs;
 	struct sha256_ctx h;
 	uint8_t sum[SHA256_DIGEST_SIZE];
-	size_t len;
+	size_t len, n;
 	__u32 zero = 0;
 	char *text;
 	int err;
@@ -80,8 +82,11 @@ const struct rs_view *rs_view_get(struct daemon *d)
 	dynpf_ruleset_init(&rs);
 	err = dynpf_ruleset_read(d->skel, &rs);
 	text = err ? NULL : ruleset_text(&rs, &len);
+	n = rs.n < d->cfg.metrics_rules ? rs.n : d->cfg.metrics_rules;
 	rs_view_free(v);
-	if (!text) {
+	v->ids = calloc(n ?: 1, sizeof(*v->ids));
+	v->acts = calloc(n ?: 1, sizeof(*v->acts));
+	if (!text || !v->ids || !v->acts) {
 		pr_warn("cannot read the active rule set: %s\n", strerror(err ? -err : ENOMEM));
 		free(text);
 		rs_view_free(v);
@@ -94,6 +99,12 @@ const struct rs_view *rs_view_get(struct daemon *d)
 	len = snprintf(v->digest, sizeof(v->digest), "sha256:");
 	for (size_t i = 0; i < sizeof(sum); i++)
 		len += snprintf(v->digest + len, sizeof(v->digest) - len, "%02x", sum[i]);
+	/* dynpf_ruleset_read() gives the rules in id order. */
+	for (size_t i = 0; i < n; i++) {
+		v->ids[i] = rs.rules[i].id;
+		v->acts[i] = rs.rules[i].action;
+	}
+	v->nids = n;
 	v->nrules = rs.n;
 	v->gen = st.gen;
 	v->valid = true;

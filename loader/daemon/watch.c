@@ -102,6 +102,7 @@ int rules_reload(struct daemon *d, const char *why, bool force)
 		snprintf(msg, sizeof(msg), "%s: %s", path, strerror(-err));
 		p_err("%s (%s): %s", msg, why,
 		      strcmp(why, "start") ? "the rule set kept" : "nothing loaded");
+		counts_reload(d, path, err, msg, 0, 0);
 		d->watch.have_sum = false; /* loaded when it is back */
 		return err;
 	}
