@@ -127,6 +127,8 @@ unit "the daemon on a veth pair in a network namespace (tests/daemon_test.sh)" d
 	tests/daemon_test.sh "$DYNPF" "$OUT"
 unit "faults and refusals of the daemon (tests/faults_test.sh)" faults_test \
 	tests/faults_test.sh "$DYNPF" "$OBJ" "$OUT"
+unit "the daemon in a fleet: metrics, the rule file's watch, interfaces coming and going (tests/fleet_test.sh)" \
+	fleet_test tests/fleet_test.sh "$DYNPF" "$OUT"
 
 echo "== dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
