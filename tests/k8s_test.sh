@@ -12,8 +12,8 @@
 #   namespace dynpf-k8s-PID (the node):  va 198.18.0.1/24 <--veth--> vb 198.18.0.2/24
 #                                                                    xdp: dynpf
 #
-# Checks: a bad interface name and a missing interface refused, each
-# naming the key; the pod ready (`dynpf status`: the interface, the rule
+# Checks: a bad interface name refused, naming the key; a missing interface
+# waited for (the daemon attaches it when it appears); the pod ready (`dynpf status`: the interface, the rule
 # file of the ConfigMap) with the effective capabilities it was given; the
 # next pod adopting and replacing the program in place; a pod without
 # CAP_SYS_ADMIN not coming up, the filter left in place; with a TC hook
@@ -117,8 +117,17 @@ refused() {
 }
 refused "a bad interface name in iface.NODE: refused, naming the key" \
 	"iface.node-bad: 'vb/../x' is not an interface name" node-bad
-refused "a node without a key of its own: iface.default (eth0), missing here: refused" \
-	"eth0: no such interface" node-z
+# A node without a key of its own: iface.default (eth0), missing here. The
+# pod comes up and waits for it (attached when it appears, docs/daemon.md);
+# then the node is as before (nothing attached, the pins removed).
+waits() {
+	pod_start node-z "$CAPS" || { cat "$OUT/k8s-pod.log"; return 1; }
+	"$DYNPF" status | grep -E '^  eth0 +xdp +waiting' &&
+		grep -q "eth0: no such interface (config .*): attached at xdp when it appears" \
+			"$OUT/k8s-pod.log" || return 1
+	pod_stop && "$DYNPF" detach --all --pin-dir "$PIN"
+}
+check "a node without a key of its own: iface.default (eth0), missing here: waited for" waits
 
 # The effective capabilities of PID, as setpriv's words (+bpf,...), sorted.
 caps_of() {
