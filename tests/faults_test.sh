@@ -115,6 +115,15 @@ if command -v setpriv >/dev/null; then
 	refused "with a netns but without CAP_SYS_ADMIN: refused, naming it" \
 		"it lacks CAP_SYS_ADMIN" \
 		setpriv --bounding-set=-sys_admin "$DYNPF" daemon --config "$OUT/ft.conf"
+	# In the namespace already (no "netns" key): XDP alone asks for
+	# CAP_SYS_ADMIN (libxdp reads the program's BTF by id; without it
+	# libxdp 1.3 crashes), before anything is loaded.
+	sed 's/"netns": "[^"]*", //' "$OUT/ft.conf" >"$OUT/ft-xdp.conf"
+	refused "XDP without CAP_SYS_ADMIN: refused, saying why" \
+		"CAP_SYS_ADMIN (for XDP: libxdp reads the programs' BTF by id)" \
+		ip netns exec "$NS" setpriv --bounding-set=-sys_admin "$DYNPF" daemon \
+		--config "$OUT/ft-xdp.conf"
+	check "and nothing left" nothing_left
 else
 	sk "capabilities" "setpriv not found"
 fi

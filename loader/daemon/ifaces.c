@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -29,6 +30,7 @@
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
 #include "lib/log.h"
+#include "lib/progs.h"
 
 static enum dynpf_xdp_mode xdp_mode(const struct attachment *a)
 {
@@ -87,6 +89,14 @@ static int attach_xdp(struct daemon *d, struct attachment *a)
 
 	if (!bpf_xdp_query_id(a->ifindex, 0, &id) && id)
 		return xdp_replace(a, prog, id);
+	/* libxdp reads the program's BTF by id, which needs CAP_SYS_ADMIN:
+	 * without it, libxdp 1.3 crashes instead of failing. */
+	if (!dynpf_has_cap(CAP_SYS_ADMIN)) {
+		p_err("%s: cannot attach XDP: libxdp needs CAP_SYS_ADMIN (to read the program's "
+		      "BTF by id); attach at tc, or give the daemon CAP_SYS_ADMIN",
+		      a->cfg.name);
+		return -EPERM;
+	}
 	xp = xdp_program__from_fd(bpf_program__fd(prog));
 	err = libxdp_get_error(xp);
 	if (err) {

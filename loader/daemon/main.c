@@ -145,6 +145,18 @@ static int enter_netns(const struct daemon *d)
 	return 0;
 }
 
+/* Why the configuration needs CAP_SYS_ADMIN, or NULL when it does not. */
+static const char *sys_admin_for(const struct dynpf_config *c)
+{
+	if (c->netns[0])
+		return "to enter a network namespace";
+	for (int i = 0; i < c->nifaces; i++)
+		if (c->ifaces[i].hook == DYNPF_ATTACH_XDP ||
+		    c->ifaces[i].hook == DYNPF_ATTACH_XDP_GENERIC)
+			return "for XDP: libxdp reads the programs' BTF by id";
+	return NULL;
+}
+
 /*
  * Before anything is loaded: the capabilities (each missing one named), the
  * kernel, the network namespace, the pin directory made and locked, the
@@ -155,7 +167,7 @@ static int prepare(struct daemon *d)
 	bool existed;
 	int err;
 
-	if (dynpf_check_caps(d->cfg.netns[0] != 0) || dynpf_probe_kernel())
+	if (dynpf_check_caps(sys_admin_for(&d->cfg)) || dynpf_probe_kernel())
 		return -1;
 	if (d->cfg.netns[0] && enter_netns(d))
 		return -1;

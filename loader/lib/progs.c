@@ -30,7 +30,14 @@ static int effective_caps(uint64_t *caps)
 	return 0;
 }
 
-int dynpf_check_caps(bool sys_admin)
+bool dynpf_has_cap(int cap)
+{
+	uint64_t caps = 0;
+
+	return !effective_caps(&caps) && (caps & (1ull << cap));
+}
+
+int dynpf_check_caps(const char *sys_admin)
 {
 	/* Each is also granted by CAP_SYS_ADMIN, the kernel's older word. */
 	static const struct {
@@ -59,10 +66,10 @@ int dynpf_check_caps(bool sys_admin)
 	if (!lack[0])
 		return 0;
 	p_err("this command loads and attaches BPF programs: it needs root, or the "
-	      "capabilities CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN%s; it lacks %s (systemd: "
+	      "capabilities CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN%s%s%s; it lacks %s (systemd: "
 	      "AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_NET_ADMIN%s)",
-	      sys_admin ? " and CAP_SYS_ADMIN (to enter a network namespace)" : "", lack,
-	      sys_admin ? " CAP_SYS_ADMIN" : "");
+	      sys_admin ? " and CAP_SYS_ADMIN (" : "", sys_admin ? sys_admin : "",
+	      sys_admin ? ")" : "", lack, sys_admin ? " CAP_SYS_ADMIN" : "");
 	return -EPERM;
 }
 
@@ -73,7 +80,7 @@ int dynpf_probe_kernel(void)
 	struct btf *btf;
 	int err = 0;
 
-	err = dynpf_check_caps(false);
+	err = dynpf_check_caps(NULL);
 	if (err)
 		return err;
 	/* One error line of ours, not libbpf's as well (it comes back at -vv). */

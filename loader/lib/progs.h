@@ -41,9 +41,13 @@ int dynpf_probe_kernel(void);
 /*
  * Does this process have the capabilities to load and attach the programs
  * (CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, or CAP_SYS_ADMIN), and CAP_SYS_ADMIN
- * too with sys_admin (setns)? 0, or -EPERM after saying which it lacks.
+ * too when sys_admin says what for (setns, libxdp's attach)? 0, or -EPERM
+ * after saying which it lacks.
  */
-int dynpf_check_caps(bool sys_admin);
+int dynpf_check_caps(const char *sys_admin);
+
+/* Is cap (CAP_*) in this process's effective set? */
+bool dynpf_has_cap(int cap);
 
 /*
  * max_rules: rule ids the rule tables hold (0: none; rules cannot be
