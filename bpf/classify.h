@@ -30,15 +30,48 @@ struct {
 } dynpf_sample_buf SEC(".maps");
 
 /*
- * A global subprogram: verified once with any rule and any parse result,
- * not once per place the chain walk reaches it.
+ * One byte test: a global subprogram, verified once, not once per test of
+ * the rule nor per path to it. dp, the packet's dynptr, is cloned onto this
+ * frame before anything else and read through the clone: the verifier keeps
+ * no dynptr argument's type across a spill, and clang spills it in a body
+ * this size.
  */
-DYNPF_SUBPROG int dynpf_rule_match_g(const struct dynpf_rule *r, const struct dynpf_pkt *p,
-				     const struct dynpf_cls_view *v)
+DYNPF_SUBPROG int dynpf_data_test_g(const struct bpf_dynptr *dp, const struct dynpf_data_test *t,
+				    const struct dynpf_pkt *p, const struct dynpf_cls_view *v,
+				    __u32 stack)
 {
+	struct bpf_dynptr pkt;
+
+	if (bpf_dynptr_clone(dp, &pkt) || !t || !p || !v)
+		return 0;
+	return dynpf_data_match(t, p, v, stack & (DYNPF_MAX_STACKS - 1), &pkt);
+}
+
+/*
+ * A global subprogram: verified once with any rule and any parse result,
+ * not once per place the chain walk reaches it. dp is read only by a rule's
+ * byte tests (DYNPF_M_DATA), through a clone made first (see above): its
+ * call is paid only by the rules with byte tests.
+ */
+DYNPF_SUBPROG int dynpf_rule_match_g(const struct bpf_dynptr *dp, const struct dynpf_rule *r,
+				     const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
+{
+	struct bpf_dynptr pkt;
+	__u32 i;
+
 	if (!r || !p || !v)
 		return 0;
-	return dynpf_rule_match(r, p, v);
+	if (!(r->m.fields & DYNPF_M_DATA))
+		return dynpf_rule_match_fields(r, p, v);
+	if (bpf_dynptr_clone(dp, &pkt) || !dynpf_rule_match_fields(r, p, v))
+		return 0;
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		if (i >= r->m.ndata)
+			break;
+		if (!dynpf_data_test_g(&pkt, &r->m.data[i], p, v, r->m.stack))
+			return 0;
+	}
+	return 1;
 }
 
 /* Take one packet's worth of credit from a rule's bucket: 1 if it conforms. */
@@ -254,7 +287,8 @@ static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
  * budget (tried: 1M instructions with the first entry inlined).
  */
 static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
-					    __u32 id, struct dynpf_rule_ent **ep)
+					    const struct bpf_dynptr *dp, __u32 id,
+					    struct dynpf_rule_ent **ep)
 {
 	struct dynpf_rule_ent *e = dynpf_rule_ent(cs->side, id);
 
@@ -265,7 +299,7 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 		return 1; /* another key in the bucket */
 	if (!dynpf_quick_reject(&e->r, cs, p) &&
 	    ((!(e->r.m.fields & ~DYNPF_QUICK_FIELDS) && !e->r.m.ntlv && !e->r.m.nval) ||
-	     dynpf_rule_match_g(&e->r, p, &cs->view))) {
+	     dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
 		if (e->terminal) {
 			cs->best = id;
 			cs->best_prio = e->r.prio;
@@ -288,14 +322,14 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
  * match; collect the non-terminal matches on the way.
  */
 static __always_inline void dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
-					__u32 id)
+					const struct bpf_dynptr *dp, __u32 id)
 {
 	struct dynpf_rule_ent *e;
 
 	/* A may_goto loop: checked once by the verifier, no call per entry. */
 	while (id) {
 		dynpf_cond_break;
-		if (!dynpf_chain_step(cs, p, id, &e))
+		if (!dynpf_chain_step(cs, p, dp, id, &e))
 			break;
 		id = e->next;
 	}
@@ -413,7 +447,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
  * cursor is dead by then): inlined, it walks about 4k more instructions.
  */
 static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
-					  __u32 side)
+					  __u32 side, const struct bpf_dynptr *dp)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
@@ -474,7 +508,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 							     i);
 		head = dynpf_head(side, cs->hash);
 		if (head && *head)
-			dynpf_chain(cs, p, *head);
+			dynpf_chain(cs, p, dp, *head);
 	}
 	if (cs->nc && dynpf_nonterm(cs, p, out) == DYNPF_ACT_DROP)
 		return DYNPF_ACT_DROP;
@@ -499,7 +533,8 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
  */
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 						   struct dynpf_verdict *out,
-						   const struct dynpf_state *st, __u32 side)
+						   const struct dynpf_state *st, __u32 side,
+						   const struct bpf_dynptr *dp)
 {
 	__builtin_memset(out, 0, sizeof(*out));
 	side &= 1;
@@ -512,7 +547,7 @@ static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 			DYNPF_ACT_PASS;
 	}
 	if (!out->action)
-		dynpf_classify(p, out, side);
+		dynpf_classify(p, out, side, dp);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

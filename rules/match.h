@@ -393,9 +393,224 @@ dynpf_inline int dynpf_prefix_eq(const __u8 *a, const __u8 *pfx, __u32 plen)
 	return 1;
 }
 
-/* Does rule r match the packet? The one definition (see the top). */
-dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf_pkt *p,
-				  const struct dynpf_cls_view *v)
+/*
+ * The packet's bytes, for the byte tests: in BPF its dynptr (the classifier
+ * is handed it by the program), natively its buffer of p->pkt_len bytes.
+ */
+#if defined(__bpf__)
+typedef const struct bpf_dynptr *dynpf_bytes_t;
+#else
+typedef const __u8 *dynpf_bytes_t;
+#endif
+
+/* The len (1..DYNPF_DATA_MAX) bytes at off into buf: 0, or -1 past the packet. */
+dynpf_inline int dynpf_pkt_bytes(dynpf_bytes_t src, __u32 pkt_len, __u64 off, __u64 len, __u8 *buf)
+{
+	if (!src || len - 1 >= DYNPF_DATA_MAX || off > pkt_len || len > pkt_len - off)
+		return -1;
+#if defined(__bpf__)
+	return bpf_dynptr_read(buf, len, src, off, 0) ? -1 : 0;
+#else
+	__builtin_memcpy(buf, src + off, len);
+	return 0;
+#endif
+}
+
+/* Bytes of a TLV's header (type and length fields) before its data. */
+dynpf_inline __u32 dynpf_tlv_hdr_len(__u32 where)
+{
+	switch (where) {
+	case DYNPF_TLV_GENEVE_OPT:
+		return 4;
+	case DYNPF_DT_GTPU_EXT:
+		return 1; /* the length byte; the next type ends it */
+	}
+	return 2;
+}
+
+/* The most data bytes a TLV of the family carries: a test past them never matches. */
+dynpf_inline __u32 dynpf_tlv_data_max(__u32 where)
+{
+	switch (where) {
+	case DYNPF_TLV_TCP_OPT:
+	case DYNPF_TLV_IPV4_OPT:
+		return 38; /* a 40-byte option area */
+	case DYNPF_TLV_IPV6_HBH:
+	case DYNPF_TLV_IPV6_DST:
+	case DYNPF_TLV_SRH_TLV:
+		return 255;
+	case DYNPF_TLV_GENEVE_OPT:
+		return 124; /* 5 bits of 4-byte words */
+	case DYNPF_DT_GTPU_EXT:
+		return 255 * 4 - 2;
+	}
+	return 0;
+}
+
+/*
+ * Do the len bytes at packet offset off, masked, equal the test's value?
+ * end: the bytes past it are not the test's (a TLV's or a datagram's end).
+ */
+dynpf_inline int dynpf_data_at(const struct dynpf_data_test *t, const struct dynpf_pkt *p,
+			       dynpf_bytes_t src, __u64 off, __u64 end)
+{
+	__u64 b[2] = { 0, 0 }, v[2], m[2];
+
+	if (off + t->len > end || dynpf_pkt_bytes(src, p->pkt_len, off, t->len, (__u8 *)b))
+		return 0;
+	__builtin_memcpy(v, t->val, sizeof(v));
+	__builtin_memcpy(m, t->mask, sizeof(m));
+	return (b[0] & m[0]) == v[0] && (b[1] & m[1]) == v[1];
+}
+
+/* The first layer of the stack with proto a or b: its index, or -1. */
+dynpf_inline int dynpf_layer_find(const struct dynpf_pkt *p, __u32 stack, __u32 a, __u32 b)
+{
+	__u32 i;
+
+	for (i = 0; i < DYNPF_MAX_LAYERS; i++) {
+		const struct dynpf_layer *l = &p->layers[i];
+
+		if (i >= p->nlayers)
+			break;
+		if (l->stack == stack && (l->proto == a || l->proto == b))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * A raw test (DYNPF_DT_L3, _L4, _PAYLOAD) on stack s: the layer's start,
+ * the end of its IP datagram (as the parser bounds it: an IPv6 jumbogram's
+ * is the packet's), off and len within them.
+ */
+dynpf_inline int dynpf_data_layer(const struct dynpf_data_test *t, const struct dynpf_pkt *p,
+				  const struct dynpf_cls_stack *cs, __u32 s, dynpf_bytes_t src)
+{
+	const struct dynpf_l3 *l3 = &p->st[s & (DYNPF_MAX_STACKS - 1)].l3;
+	__u64 start, end;
+	int i;
+
+	if (!cs->l3)
+		return 0;
+	i = dynpf_layer_find(p, s, DYNPF_P_IPV4, DYNPF_P_IPV6);
+	if (i < 0 || i >= DYNPF_MAX_LAYERS)
+		return 0;
+	start = p->layers[i].off;
+	if (cs->l3 == 4)
+		end = start + l3->tot_len;
+	else if (l3->tot_len || l3->proto != 0)
+		end = start + 40 + l3->tot_len;
+	else
+		end = p->pkt_len;
+	if (t->where != DYNPF_DT_L3) {
+		if (!cs->l4)
+			return 0;
+		i = dynpf_layer_find(p, s, cs->l4, cs->l4);
+		if (i < 0 || i >= DYNPF_MAX_LAYERS)
+			return 0;
+		start = p->layers[i].off;
+		if (t->where == DYNPF_DT_PAYLOAD)
+			start += p->layers[i].len;
+	}
+	return dynpf_data_at(t, p, src, start + t->off, end);
+}
+
+/*
+ * A GTP-U extension header test: the outer tunnel's extension headers,
+ * walked again from the GTP-U header (the parse keeps their types only):
+ * each is a length byte (in 4-byte words), its data, and the next type.
+ */
+dynpf_inline int dynpf_data_gtpu(const struct dynpf_data_test *t, const struct dynpf_pkt *p,
+				 const struct dynpf_cls_view *v, dynpf_bytes_t src)
+{
+	const struct dynpf_tun *tun = &p->st[0].tun;
+	__u64 off, end, elen;
+	__u8 b[DYNPF_DATA_MAX];
+	__u32 k;
+	int i;
+
+	if (v->s[0].tun != DYNPF_P_GTPU || !(tun->flags & 0x04))
+		return 0;
+	i = dynpf_layer_find(p, 0, DYNPF_P_GTPU, DYNPF_P_GTPU);
+	if (i < 0 || i >= DYNPF_MAX_LAYERS)
+		return 0;
+	off = p->layers[i].off + 12; /* 8 bytes, sequence, N-PDU, next type */
+	end = p->layers[i].off + 8 + tun->len;
+	for (k = 0; k < DYNPF_MAX_GTP_EXT; k++) {
+		if (k >= tun->n_ext || dynpf_pkt_bytes(src, p->pkt_len, off, 1, b))
+			break;
+		elen = (__u64)b[0] * 4;
+		if (!elen || off + elen > end)
+			break;
+		if (tun->ext_type[k] == t->type &&
+		    dynpf_data_at(t, p, src, off + 1 + t->off, off + elen - 1))
+			return 1;
+		off += elen;
+	}
+	return 0;
+}
+
+/* A TLV data test: some TLV of the type in its family's list has the bytes. */
+dynpf_inline int dynpf_data_tlv(const struct dynpf_data_test *t, const struct dynpf_pkt *p,
+				dynpf_bytes_t src)
+{
+	const struct dynpf_tlv_list *l;
+	__u32 i, hdr;
+
+	if (t->where >= DYNPF_TLV_NFAM)
+		return 0;
+	l = &p->tlv[t->where];
+	if (!(l->seen[(t->type >> 6) & 3] & (1ull << (t->type & 63))))
+		return 0;
+	hdr = dynpf_tlv_hdr_len(t->where);
+	for (i = 0; i < DYNPF_MAX_TLVS; i++) {
+		const struct dynpf_tlv *e = &l->ent[i];
+
+		dynpf_cond_break;
+		if (i >= l->n)
+			break;
+		if (e->type == t->type && e->len > hdr &&
+		    dynpf_data_at(t, p, src, (__u64)e->off + hdr + t->off, (__u64)e->off + e->len))
+			return 1;
+	}
+	return 0;
+}
+
+/* One byte test of rule stack s (dynpf_rule_match()). */
+dynpf_inline int dynpf_data_match(const struct dynpf_data_test *t, const struct dynpf_pkt *p,
+				  const struct dynpf_cls_view *v, __u32 s, dynpf_bytes_t src)
+{
+	switch (t->where) {
+	case DYNPF_DT_L3:
+	case DYNPF_DT_L4:
+	case DYNPF_DT_PAYLOAD:
+		return dynpf_data_layer(t, p, &v->s[s & (DYNPF_MAX_STACKS - 1)], s, src);
+	case DYNPF_DT_GTPU_EXT:
+		return dynpf_data_gtpu(t, p, v, src);
+	}
+	return dynpf_data_tlv(t, p, src);
+}
+
+/* The byte tests of rule r (dynpf_rule_match()). */
+dynpf_inline int dynpf_rule_match_data(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+				       const struct dynpf_cls_view *v, dynpf_bytes_t src)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 i;
+
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		if (i >= m->ndata)
+			break;
+		if (!dynpf_data_match(&m->data[i], p, v, m->stack & (DYNPF_MAX_STACKS - 1), src))
+			return 0;
+	}
+	return 1;
+}
+
+/* Every test of rule r but its byte tests (dynpf_rule_match()). */
+dynpf_inline int dynpf_rule_match_fields(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+					 const struct dynpf_cls_view *v)
 {
 	const struct dynpf_match *m = &r->m;
 	const struct dynpf_cls_stack *cs = &v->s[m->stack & (DYNPF_MAX_STACKS - 1)];
@@ -492,6 +707,17 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 	return 1;
 }
 
+/*
+ * Does rule r match the packet? The one definition (see the top). src: the
+ * packet's bytes, for the byte tests.
+ */
+dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+				  const struct dynpf_cls_view *v, dynpf_bytes_t src)
+{
+	return dynpf_rule_match_fields(r, p, v) &&
+	       (!(r->m.fields & DYNPF_M_DATA) || dynpf_rule_match_data(r, p, v, src));
+}
+
 /* ARP, and ICMPv6 neighbour and router discovery (types 133-137): what
  * `set pass-arp-nd on` lets through before any rule. */
 dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
@@ -538,6 +764,18 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 			break;
 		if (m->val[i].field == DYNPF_V_MSS || m->val[i].field == DYNPF_V_WSCALE)
 			needs |= DYNPF_NEED_TCP_OPT;
+	}
+	/* Byte tests: a TLV's, as its presence test; a layer's, its stack's
+	 * (m->stack above); GTP-U extension headers are the outer tunnel's. */
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		if (i >= m->ndata)
+			break;
+		if (m->data[i].where < DYNPF_TLV_NFAM)
+			needs |= DYNPF_NEED_INNER;
+		if (m->data[i].where == DYNPF_TLV_TCP_OPT)
+			needs |= DYNPF_NEED_TCP_OPT;
+		if (m->data[i].where == DYNPF_TLV_GENEVE_OPT)
+			needs |= DYNPF_NEED_TUN_OPT;
 	}
 	return needs;
 }
@@ -637,6 +875,55 @@ dynpf_inline __u32 dynpf_val_max(__u32 field)
 		return 0xfffff;
 	}
 	return 0xffffffff; /* TEID, GRE key */
+}
+
+/*
+ * Is a byte test one the classifier can hold (used: it is one of the rule's
+ * ndata; an unused one is all zero)? 0 or -EINVAL. The language gives the
+ * same reasons in its words (loader/lang/match.c, data_test()).
+ */
+dynpf_inline int dynpf_data_test_check(const struct dynpf_data_test *t, int used)
+{
+	__u32 k, any = 0;
+
+	if (!used)
+		return t->where || t->len || t->off || t->type || !dynpf_zero(t->val, 16) ||
+				       !dynpf_zero(t->mask, 16)
+			       ? -EINVAL
+			       : 0;
+	if (t->len == 0 || t->len > DYNPF_DATA_MAX)
+		return -EINVAL;
+	switch (t->where) {
+	case DYNPF_DT_L3:
+	case DYNPF_DT_L4:
+	case DYNPF_DT_PAYLOAD:
+		if (t->type)
+			return -EINVAL;
+		if ((__u32)t->off + t->len > 0xffff)
+			return -EINVAL;
+		break;
+	case DYNPF_DT_GTPU_EXT:
+		if (t->type > 0xff || !t->type)
+			return -EINVAL;
+		if ((__u32)t->off + t->len > dynpf_tlv_data_max(t->where))
+			return -EINVAL;
+		break;
+	default:
+		if (t->where >= DYNPF_TLV_NFAM ||
+		    t->type > (t->where == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu))
+			return -EINVAL;
+		if ((__u32)t->off + t->len > dynpf_tlv_data_max(t->where))
+			return -EINVAL;
+	}
+	for (k = 0; k < DYNPF_DATA_MAX; k++) {
+		if (k >= t->len && (t->val[k] || t->mask[k]))
+			return -EINVAL;
+		if (t->val[k] & ~t->mask[k])
+			return -EINVAL;
+		any |= t->mask[k];
+	}
+	/* A mask of nothing tests nothing. */
+	return any ? 0 : -EINVAL;
 }
 
 #define DYNPF_REFUSE(fld)               \
@@ -810,6 +1097,12 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		/* Each field once, in field order (as the language sorts them). */
 		if (i && m->val[i - 1].field >= t->field)
 			DYNPF_REFUSE(VAL);
+	}
+	if (m->ndata > DYNPF_MATCH_DATA || !(f & DYNPF_M_DATA) != !m->ndata)
+		DYNPF_REFUSE(DATA);
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		if (dynpf_data_test_check(&m->data[i], i < m->ndata))
+			DYNPF_REFUSE(DATA);
 	}
 	return 0;
 }

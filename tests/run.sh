@@ -160,7 +160,8 @@ assert [r["text"] for r in o["rules"]] == text
 keys = {"line", "text", "id", "prio", "action", "arg", "burst", "sample_len", "sample_rate", "match"}
 mkeys = {"fields", "stack", "ifindex", "eth_src", "eth_dst", "ethertype", "vlan", "family", "src",
          "src_plen", "dst", "dst_plen", "proto", "frag", "ttl_lo", "ttl_hi", "dscp", "sport_lo",
-         "sport_hi", "dport_lo", "dport_hi", "tcp_flags", "tcp_flags_mask", "error", "tlv", "val"}
+         "sport_hi", "dport_lo", "dport_hi", "tcp_flags", "tcp_flags_mask", "error", "tlv", "val",
+         "data"}
 for r in o["rules"]:
     assert set(r) == keys and set(r["match"]) == mkeys, r
 print(len(o["rules"]), "rules")' "$DYNPF" "$OUT/all.norm.rules"
@@ -436,10 +437,11 @@ t "replay --rules on the mutations" "$DYNPF" replay "$OUT/mutations.pcap" \
 # runs each packet again through the programs without their trace, the parse
 # the rules allow: the verdicts must be the full parse's, and the native
 # reference's. Every capture's frames (one file), and both mutation sets.
+# data.rules: byte tests of every TLV family and layer, the same way.
 python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
 p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' \
 	"$OUT/all.pcap" "${CAPS[@]}"
-for r in lean lean-inner; do
+for r in lean lean-inner data; do
 	for c in "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"; do
 		t "lean parse ($r.rules) decides as the full one: $(basename "$c")" \
 			"$DYNPF" replay "$c" --rules "tests/rules/$r.rules" --check-native -q

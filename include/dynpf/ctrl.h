@@ -25,13 +25,15 @@
 
 #include "dynpf/pkt.h"
 
-#define DYNPF_CTRL_VERSION 1
+#define DYNPF_CTRL_VERSION 2 /* 2: byte tests (struct dynpf_data_test) */
 
 #define DYNPF_MAX_RULES 131072   /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
 #define DYNPF_MAX_TUPLES 64      /* distinct match masks (tuple space search) */
 #define DYNPF_MAX_TXN_OPS 131072 /* staged messages in one transaction */
 #define DYNPF_MATCH_TLVS 4       /* TLV presence tests per rule */
 #define DYNPF_MATCH_VALS 4       /* value range tests per rule */
+#define DYNPF_MATCH_DATA 4       /* byte tests (TLV data, raw layer bytes) per rule */
+#define DYNPF_DATA_MAX 16        /* bytes one byte test compares */
 #define DYNPF_SAMPLE_MAX 256     /* bytes of a packet a sample carries */
 
 /* X(name, value, text) */
@@ -104,7 +106,8 @@ enum dynpf_action {
 #define DYNPF_M_TCP_FLAGS (1u << 13) /* (flags & mask) == value */
 #define DYNPF_M_ERROR (1u << 14)     /* the parse error code (DYNPF_E_*) */
 #define DYNPF_M_FAMILY (1u << 15)    /* IPv4 or IPv6 (family) */
-#define DYNPF_M_ALL ((1u << 16) - 1)
+#define DYNPF_M_DATA (1u << 16)      /* byte tests: data[0 .. ndata) */
+#define DYNPF_M_ALL ((1u << 17) - 1)
 
 /* dynpf_match.frag */
 #define DYNPF_MF_NOT 1      /* not a fragment */
@@ -150,6 +153,34 @@ struct dynpf_val_test {
 	__u32 hi;
 };
 
+/*
+ * A byte test (DYNPF_M_DATA): len bytes at off, masked, equal to val:
+ * (bytes[i] & mask[i]) == val[i] for i < len. Where the bytes are:
+ *  - a TLV family (DYNPF_TLV_*) or DYNPF_DT_GTPU_EXT: inside the data of a
+ *    TLV of that type (Geneve: class << 8 | type; GTP-U: the extension
+ *    header type), off counted from the first byte after the TLV's type and
+ *    length fields; the test matches when some TLV of the type in the
+ *    packet's list (any header, any stack; GTP-U: the outer tunnel's) has
+ *    the bytes. A TLV too short for them does not match;
+ *  - DYNPF_DT_L3, _L4, _PAYLOAD: off bytes from the start of the rule's
+ *    stack's IP header, its L4 header, or the first byte after the L4
+ *    header (type 0); bytes past the IP datagram (or the packet) do not
+ *    match.
+ * val and mask are 0 past len, and val has no bit outside mask.
+ */
+#define DYNPF_DT_GTPU_EXT 0x40
+#define DYNPF_DT_L3 0x81
+#define DYNPF_DT_L4 0x82
+#define DYNPF_DT_PAYLOAD 0x83
+struct dynpf_data_test {
+	__u8 where; /* a DYNPF_TLV_* family or DYNPF_DT_* */
+	__u8 len;   /* 1 .. DYNPF_DATA_MAX */
+	__u16 off;
+	__u32 type;
+	__u8 val[DYNPF_DATA_MAX];
+	__u8 mask[DYNPF_DATA_MAX];
+};
+
 struct dynpf_match {
 	__u32 fields;  /* DYNPF_M_* */
 	__u8 stack;    /* 0: the outer headers; 1: inside the first tunnel */
@@ -172,7 +203,8 @@ struct dynpf_match {
 	__u16 sport_hi;
 	__u16 dport_lo;
 	__u16 dport_hi;
-	__u16 pad0;
+	__u8 ndata; /* tests used in data[] */
+	__u8 pad0;
 	__u32 ifindex;
 	__u8 eth_src[6];
 	__u8 eth_dst[6];
@@ -180,6 +212,7 @@ struct dynpf_match {
 	__u8 dst[16];
 	struct dynpf_tlv_test tlv[DYNPF_MATCH_TLVS];
 	struct dynpf_val_test val[DYNPF_MATCH_VALS];
+	struct dynpf_data_test data[DYNPF_MATCH_DATA];
 };
 
 struct dynpf_rule {
@@ -272,7 +305,8 @@ struct dynpf_msg_counter_reset {
 	X(PRIO, 30, "prio")                 \
 	X(PROTO, 31, "match.proto")         \
 	X(ETHERTYPE, 32, "match.ethertype") \
-	X(IFINDEX, 33, "match.ifindex")
+	X(IFINDEX, 33, "match.ifindex")     \
+	X(DATA, 34, "match.data")
 
 enum dynpf_field {
 #define DYNPF_X_ENUM(n, v, t) DYNPF_F_##n = v,
@@ -428,9 +462,10 @@ struct dynpf_rule_ent {
 DYNPF_CTRL_ASSERT(struct dynpf_msg_hdr, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_tlv_test, 8);
 DYNPF_CTRL_ASSERT(struct dynpf_val_test, 12);
-DYNPF_CTRL_ASSERT(struct dynpf_match, 160);
-DYNPF_CTRL_ASSERT(struct dynpf_rule, 184);
-DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_add, 200);
+DYNPF_CTRL_ASSERT(struct dynpf_data_test, 40);
+DYNPF_CTRL_ASSERT(struct dynpf_match, 320);
+DYNPF_CTRL_ASSERT(struct dynpf_rule, 344);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_add, 360);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_del, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_txn, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_set, 32);
@@ -440,7 +475,7 @@ DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
-DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 200);
+DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 360);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 
 #endif /* DYNPF_CTRL_H */

@@ -107,7 +107,7 @@ static uint32_t decide(const struct dynpf_rule *rules, size_t n, const struct dy
 
 		if (dynpf_act_terminal(r->action) &&
 		    (!best || dynpf_before(r->prio, r->id, best->prio, best->id)) &&
-		    dynpf_rule_match(r, p, &v))
+		    dynpf_rule_match(r, p, &v, NULL))
 			best = r;
 	}
 	if (!best)

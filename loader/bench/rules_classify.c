@@ -81,7 +81,7 @@ int rb_check_set(struct rb_ctx *x, struct rb_set *s)
 			dynpf_key_and(&km, &pk[r.m.stack & 1], &mask);
 			if (dynpf_key_eq(&km, &k))
 				cand++;
-			if (dynpf_act_terminal(r.action) && dynpf_rule_match(&r, p, &view) &&
+			if (dynpf_act_terminal(r.action) && dynpf_rule_match(&r, p, &view, NULL) &&
 			    (!best.id || r.prio < best.prio ||
 			     (r.prio == best.prio && r.id < best.id)))
 				best = r;

@@ -55,7 +55,7 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 	const struct dynpf_match *m = &r->m;
 	json_object *o = json_object_new_object(), *mo = json_object_new_object();
 	json_object *fields = json_object_new_array(), *tlv = json_object_new_array();
-	json_object *val = json_object_new_array();
+	json_object *val = json_object_new_array(), *data = json_object_new_array();
 	char text[DYNPF_RULE_TEXT_MAX];
 
 	dynpf_rule_format(r, text, sizeof(text));
@@ -113,6 +113,20 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 		json_object_array_add(val, t);
 	}
 	add(mo, "val", val);
+	for (unsigned int i = 0; i < m->ndata && i < DYNPF_MATCH_DATA; i++) {
+		const struct dynpf_data_test *d = &m->data[i];
+		json_object *t = json_object_new_object();
+		char hex[2 * DYNPF_DATA_MAX + 3];
+
+		add(t, "where", jname(dynpf_data_where_name(d->where)));
+		add(t, "type", jint(d->type));
+		add(t, "off", jint(d->off));
+		add(t, "len", jint(d->len));
+		add(t, "value", jstr(dynpf_data_hex(d->val, d->len, hex)));
+		add(t, "mask", jstr(dynpf_data_hex(d->mask, d->len, hex)));
+		json_object_array_add(data, t);
+	}
+	add(mo, "data", data);
 	add(o, "match", mo);
 	return o;
 }

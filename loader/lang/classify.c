@@ -14,7 +14,7 @@ static int before(const struct dynpf_rule *a, const struct dynpf_rule *b)
 }
 
 void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
-			   struct dynpf_verdict *v)
+			   const __u8 *bytes, struct dynpf_verdict *v)
 {
 	const struct dynpf_rule *best = NULL;
 	struct dynpf_cls_view view;
@@ -36,7 +36,7 @@ void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pk
 		const struct dynpf_rule *r = &rs->rules[i];
 
 		if (dynpf_act_terminal(r->action) && (!best || before(r, best)) &&
-		    dynpf_rule_match(r, p, &view))
+		    dynpf_rule_match(r, p, &view, bytes))
 			best = r;
 	}
 	/* The non-terminal matches before it, in order, at most 6. */
@@ -51,7 +51,8 @@ void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pk
 				continue;
 			for (int k = 0; k < v->nmatch; k++)
 				seen |= v->match[k] == r->id;
-			if (seen || (next && !before(r, next)) || !dynpf_rule_match(r, p, &view))
+			if (seen || (next && !before(r, next)) ||
+			    !dynpf_rule_match(r, p, &view, bytes))
 				continue;
 			next = r;
 		}

@@ -14,9 +14,10 @@
 /*
  * Classify p with every rule of rs in (prio, id) order, the first terminal
  * match deciding (docs/rules.md). Rate state is not kept: limit rules
- * always conform, sample rules always act.
+ * always conform, sample rules always act. bytes: the packet's p->pkt_len
+ * bytes, which the byte tests read (NULL: no byte test matches).
  */
 void dynpf_classify_native(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
-			   struct dynpf_verdict *v);
+			   const __u8 *bytes, struct dynpf_verdict *v);
 
 #endif

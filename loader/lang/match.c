@@ -332,6 +332,136 @@ static int tcp_flags_match(struct rp *p, const struct match_kw *k)
 	return 0;
 }
 
+#define DATA_WHAT "a value (NUM or 0x hex, in network byte order)"
+
+/* One hex digit's value, or -1. */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * NUM as len bytes in network byte order, into out[0 .. len): decimal (up to
+ * 64 bits) or 0x hex (up to 2 * len digits). false: not a number, or one
+ * that does not fit.
+ */
+static bool data_num(const char *s, size_t n, unsigned int len, __u8 *out)
+{
+	memset(out, 0, DYNPF_DATA_MAX);
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t digits = n - 2;
+
+		while (digits > 1 && s[n - digits] == '0') /* leading zeros fit */
+			digits--;
+		if (digits > 2 * len)
+			return false;
+		for (size_t i = 0; i < digits; i++) {
+			int d = hexval(s[n - 1 - i]);
+
+			if (d < 0)
+				return false;
+			out[len - 1 - i / 2] |= (__u8)(i & 1 ? d << 4 : d);
+		}
+		for (size_t i = 2; i < n - digits; i++)
+			if (s[i] != '0')
+				return false;
+		return true;
+	}
+	{
+		unsigned long long v = 0;
+
+		if (!n || n > 20)
+			return false;
+		for (size_t i = 0; i < n; i++) {
+			if (s[i] < '0' || s[i] > '9' || v > (~0ull - (s[i] - '0')) / 10)
+				return false;
+			v = v * 10 + (s[i] - '0');
+		}
+		for (unsigned int i = 0; i < len; i++, v >>= 8)
+			out[len - 1 - i] = v & 0xff;
+		return !v;
+	}
+}
+
+/* VALUE[/MASK], len bytes each: the current word. */
+static int data_value(struct rp *p, struct dynpf_data_test *t)
+{
+	const char *slash = memchr(p->cur.p, '/', p->cur.len);
+	size_t vlen = slash ? (size_t)(slash - p->cur.p) : p->cur.len;
+	char what[96];
+	bool any = false;
+
+	snprintf(what, sizeof(what), "a value of %u byte%s (NUM or 0x hex)[/MASK]", t->len,
+		 t->len == 1 ? "" : "s");
+	if (!data_num(p->cur.p, vlen, t->len, t->val))
+		return rp_expected(p, what);
+	if (slash) {
+		if (!data_num(slash + 1, p->cur.len - vlen - 1, t->len, t->mask))
+			return rp_expected(p, what);
+	} else {
+		memset(t->mask, 0xff, t->len);
+	}
+	for (unsigned int i = 0; i < t->len; i++) {
+		any |= t->mask[i] != 0;
+		if (t->val[i] & ~t->mask[i])
+			return rp_expected_why(p, what,
+					       "a value bit outside the mask never matches");
+	}
+	if (!any)
+		return rp_expected_why(p, what, "a mask of no bits tests nothing");
+	return 0;
+}
+
+/* Add a byte test to the rule. */
+static int data_add(struct rp *p, const struct dynpf_data_test *t, const char *words)
+{
+	struct dynpf_match *m = &p->r->m;
+
+	if (m->ndata >= DYNPF_MATCH_DATA)
+		return rp_fail(
+			p, p->col,
+			"too many byte tests: '%s' would be the %uth, a rule holds at most %u",
+			words, m->ndata + 1, DYNPF_MATCH_DATA);
+	m->data[m->ndata++] = *t;
+	m->fields |= DYNPF_M_DATA;
+	return 0;
+}
+
+/*
+ * data OFF:LEN VALUE[/MASK], after a TLV's type (data is the current
+ * word): the test of t->where and t->type.
+ */
+static int tlv_data(struct rp *p, struct dynpf_data_test *t, const char *words)
+{
+	__u32 max = dynpf_tlv_data_max(t->where), off, len;
+	const char *colon;
+	char what[96];
+	int e;
+
+	snprintf(what, sizeof(what), "OFF:LEN (LEN 1-%u, OFF+LEN at most %u)", DYNPF_DATA_MAX, max);
+	if ((e = rp_need(p, what)))
+		return e;
+	colon = memchr(p->cur.p, ':', p->cur.len);
+	if (!colon || !lang_num(p->cur.p, colon - p->cur.p, 0xffff, &off) ||
+	    !lang_num(colon + 1, p->cur.len - (colon + 1 - p->cur.p), 0xffff, &len))
+		return rp_expected(p, what);
+	if (len < 1 || len > DYNPF_DATA_MAX)
+		return rp_expected_why(p, what, "a test compares 1 to 16 bytes");
+	if (off + len > max)
+		return rp_expected_why(p, what, "no TLV of this family has data that long");
+	t->off = off;
+	t->len = len;
+	if ((e = rp_need(p, "a value")) || (e = data_value(p, t)))
+		return e;
+	return data_add(p, t, words);
+}
+
 /* A TLV presence test: NAME|NUM (Geneve: CLASS:TYPE) [missing]. */
 static int tlv_match(struct rp *p, const struct match_kw *k)
 {
@@ -359,6 +489,12 @@ static int tlv_match(struct rp *p, const struct match_kw *k)
 		return rp_expected(p, k->what);
 	}
 	w = rp_peek(p);
+	if (word_eq(&w, "data") && t.family != DYNPF_TT_EXT) {
+		struct dynpf_data_test d = { .where = t.family, .type = t.type };
+
+		rp_next(p);
+		return tlv_data(p, &d, k->words);
+	}
 	if (word_eq(&w, "missing")) {
 		rp_next(p);
 		t.neg = 1;
@@ -376,6 +512,47 @@ static int tlv_match(struct rp *p, const struct match_kw *k)
 	p->tlv_col[m->ntlv] = p->col;
 	m->tlv[m->ntlv++] = t;
 	return 0;
+}
+
+/* gtpu ext TYPE data OFF:LEN VALUE[/MASK]: a GTP-U extension header's bytes. */
+static int gtpu_ext_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_data_test d = { .where = DYNPF_DT_GTPU_EXT };
+	int e;
+
+	if ((e = rp_need(p, k->what)))
+		return e;
+	if (!word_num(&p->cur, 0xff, &d.type) || !d.type)
+		return rp_expected(p, k->what);
+	if ((e = rp_need(p, "'data'")))
+		return e;
+	if (!rp_is(p, "data"))
+		return rp_expected(p, "'data'");
+	return tlv_data(p, &d, k->words);
+}
+
+/* @l3|@l4|@payload OFF LEN VALUE[/MASK]: raw bytes from a layer's start. */
+static int raw_match(struct rp *p, const struct match_kw *k)
+{
+	struct dynpf_data_test d = { .where = k->arg };
+	__u32 off, len;
+	int e;
+
+	if ((e = rp_need(p, "an offset (0-65535)")))
+		return e;
+	if (!word_num(&p->cur, 0xffff, &off))
+		return rp_expected(p, "an offset (0-65535)");
+	if ((e = rp_need(p, "a length (1-16)")))
+		return e;
+	if (!word_num(&p->cur, DYNPF_DATA_MAX, &len) || !len)
+		return rp_expected(p, "a length (1-16)");
+	if (off + len > 0xffff)
+		return rp_expected_why(p, "a length (1-16)", "the bytes end past offset 65535");
+	d.off = off;
+	d.len = len;
+	if ((e = rp_need(p, "a value")) || (e = data_value(p, &d)))
+		return e;
+	return data_add(p, &d, k->words);
 }
 
 /* A value test: RANGE. */
@@ -490,6 +667,10 @@ static const struct match_kw match_kws[] = {
 	  .what = "an MPLS label or range (0-1048575)" },
 	{ "gre key", val_match, SLOT_VAL + DYNPF_V_GRE_KEY - 1, .arg = DYNPF_V_GRE_KEY,
 	  .what = "a GRE key or range (0-4294967295)" },
+	{ "gtpu ext", gtpu_ext_match, .what = "a GTP-U extension header type (1-255)" },
+	{ "@l3", raw_match, .arg = DYNPF_DT_L3, .stack = true },
+	{ "@l4", raw_match, .arg = DYNPF_DT_L4, .stack = true },
+	{ "@payload", raw_match, .arg = DYNPF_DT_PAYLOAD, .stack = true },
 	{ "inner", inner_match, SLOT_INNER },
 };
 

@@ -192,26 +192,33 @@ const char *dynpf_tlv_test_family_name(unsigned int family)
 	return family < ARRAY_SIZE(names) ? names[family] : NULL;
 }
 
+const char *dynpf_data_where_name(unsigned int where)
+{
+	switch (where) {
+	case DYNPF_DT_GTPU_EXT:
+		return "gtpu_ext";
+	case DYNPF_DT_L3:
+		return "l3";
+	case DYNPF_DT_L4:
+		return "l4";
+	case DYNPF_DT_PAYLOAD:
+		return "payload";
+	}
+	return where == DYNPF_TT_EXT ? NULL : dynpf_tlv_test_family_name(where);
+}
+
 const char *dynpf_match_field_name(__u32 bit)
 {
 	static const struct name_val fields[] = {
-		{ "ifindex", DYNPF_M_IFINDEX },
-		{ "eth_src", DYNPF_M_ETH_SRC },
-		{ "eth_dst", DYNPF_M_ETH_DST },
-		{ "ethertype", DYNPF_M_ETHERTYPE },
-		{ "vlan", DYNPF_M_VLAN },
-		{ "src", DYNPF_M_SRC },
-		{ "dst", DYNPF_M_DST },
-		{ "proto", DYNPF_M_PROTO },
-		{ "frag", DYNPF_M_FRAG },
-		{ "ttl", DYNPF_M_TTL },
-		{ "dscp", DYNPF_M_DSCP },
-		{ "sport", DYNPF_M_SPORT },
-		{ "dport", DYNPF_M_DPORT },
-		{ "tcp_flags", DYNPF_M_TCP_FLAGS },
-		{ "error", DYNPF_M_ERROR },
-		{ "family", DYNPF_M_FAMILY },
-		{},
+		{ "ifindex", DYNPF_M_IFINDEX }, { "eth_src", DYNPF_M_ETH_SRC },
+		{ "eth_dst", DYNPF_M_ETH_DST }, { "ethertype", DYNPF_M_ETHERTYPE },
+		{ "vlan", DYNPF_M_VLAN },       { "src", DYNPF_M_SRC },
+		{ "dst", DYNPF_M_DST },         { "proto", DYNPF_M_PROTO },
+		{ "frag", DYNPF_M_FRAG },       { "ttl", DYNPF_M_TTL },
+		{ "dscp", DYNPF_M_DSCP },       { "sport", DYNPF_M_SPORT },
+		{ "dport", DYNPF_M_DPORT },     { "tcp_flags", DYNPF_M_TCP_FLAGS },
+		{ "error", DYNPF_M_ERROR },     { "family", DYNPF_M_FAMILY },
+		{ "data", DYNPF_M_DATA },       {},
 	};
 
 	return nv_name(fields, bit);

@@ -99,6 +99,67 @@ static void put_prefix(struct out *o, const char *w, int fam, const __u8 *a, __u
 		put(o, "/%u", plen);
 }
 
+const char *dynpf_data_hex(const __u8 *b, unsigned int len, char *buf)
+{
+	size_t n = 2;
+
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (unsigned int i = 0; i < len && i < DYNPF_DATA_MAX; i++, n += 2)
+		snprintf(buf + n, 3, "%02x", b[i]);
+	buf[n] = 0;
+	return buf;
+}
+
+/* A TLV's type, as its presence test writes it. */
+static void put_tlv_type(struct out *o, const struct tlv_kind *k, __u32 type)
+{
+	if (!k->types)
+		put(o, " 0x%04x:0x%02x", type >> 8, type & 0xff);
+	else
+		put_named(o, k->types, type);
+}
+
+/* A byte test: its TLV and type, or its layer, then where and what. */
+static void put_data(struct out *o, const struct dynpf_data_test *t)
+{
+	const struct tlv_kind *k = t->where < DYNPF_TLV_NFAM ? tlv_kind_of(t->where) : NULL;
+	const char *raw = NULL;
+	char hex[2 * DYNPF_DATA_MAX + 3];
+	bool full = true;
+
+	switch (t->where) {
+	case DYNPF_DT_L3:
+		raw = "@l3";
+		break;
+	case DYNPF_DT_L4:
+		raw = "@l4";
+		break;
+	case DYNPF_DT_PAYLOAD:
+		raw = "@payload";
+		break;
+	case DYNPF_DT_GTPU_EXT:
+		put(o, " gtpu ext 0x%02x", t->type);
+		break;
+	default:
+		if (k) {
+			put(o, " %s", k->words);
+			put_tlv_type(o, k, t->type);
+		} else {
+			put(o, " data%u %u", t->where, t->type);
+		}
+	}
+	if (raw)
+		put(o, " %s %u %u", raw, t->off, t->len);
+	else
+		put(o, " data %u:%u", t->off, t->len);
+	put(o, " %s", dynpf_data_hex(t->val, t->len, hex));
+	for (unsigned int i = 0; i < t->len && i < DYNPF_DATA_MAX; i++)
+		full &= t->mask[i] == 0xff;
+	if (!full)
+		put(o, "/%s", dynpf_data_hex(t->mask, t->len, hex));
+}
+
 int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 {
 	const struct dynpf_match *m = &r->m;
@@ -187,11 +248,9 @@ int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 		if (!k) {
 			put(&o, " tlv%u", t->family);
 			put(&o, " %u", t->type);
-		} else if (!k->types) {
-			put(&o, " %s 0x%04x:0x%02x", k->words, t->type >> 8, t->type & 0xff);
 		} else {
 			put(&o, " %s", k->words);
-			put_named(&o, k->types, t->type);
+			put_tlv_type(&o, k, t->type);
 		}
 		if (t->neg)
 			put(&o, " missing");
@@ -205,6 +264,8 @@ int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 			put(&o, " val%u", t->field);
 		put_range(&o, t->lo, t->hi);
 	}
+	for (unsigned int i = 0; i < m->ndata && i < DYNPF_MATCH_DATA; i++)
+		put_data(&o, &m->data[i]);
 	switch (r->action) {
 	case DYNPF_ACT_REDIRECT:
 		put(&o, " redirect");

@@ -86,7 +86,7 @@ int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *
 int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_rule_err *err);
 
 /* Enough for any rule's normalized text. */
-#define DYNPF_RULE_TEXT_MAX 1024
+#define DYNPF_RULE_TEXT_MAX 1536
 
 /*
  * The normalized text of a rule: "id N prio N", then "inner" for a rule on
@@ -111,6 +111,10 @@ const char *dynpf_frag_name(unsigned int frag);       /* "none", "any", "first",
 const char *dynpf_match_error_name(unsigned int err); /* "ok", "truncated", ... */
 /* A TLV test's family: "tcp_opt", ... as DYNPF_TLV_FAMILIES, "ip6_exthdr" */
 const char *dynpf_tlv_test_family_name(unsigned int family);
+/* Where a byte test reads: "tcp_opt", ... as DYNPF_TLV_FAMILIES, "gtpu_ext", "l3", "l4", "payload" */
+const char *dynpf_data_where_name(unsigned int where);
+/* A byte test's value or mask, its len bytes: "0x00ff". buf: at least 35 bytes. */
+const char *dynpf_data_hex(const __u8 *b, unsigned int len, char *buf);
 /* The name of the struct dynpf_match field of a DYNPF_M_* bit: "ifindex", ... */
 const char *dynpf_match_field_name(__u32 bit);
 

@@ -521,7 +521,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			/* BPF_PROG_TEST_RUN runs the programs on the network
 			 * namespace's loopback device: `iif` rules see it. */
 			pkt->ifindex = DYNPF_TEST_RUN_IFINDEX;
-			dynpf_classify_native(&rs, pkt, &nv);
+			dynpf_classify_native(&rs, pkt, f->data, &nv);
 			json_object_object_add(native_rec, "verdict",
 					       dynpf_verdict_to_json(&nv, false));
 		}

@@ -99,6 +99,48 @@ void test_actions(void)
 	CHECK_EQ("actions: tc redirect", test_run(tc, &p, &skb), 7 /* TC_ACT_REDIRECT */);
 }
 
+/*
+ * Byte tests in the BPF classifier, on XDP and TC: the destination port
+ * read raw from the L4 header (@l4 2 2), a value that differs, and bytes
+ * past the IP datagram (Ethernet padding is not the datagram's).
+ */
+void test_bytes(void)
+{
+	struct dynpf_rule r[4] = { rule(40, 1, DYNPF_ACT_DROP), rule(41, 2, DYNPF_ACT_DROP),
+				   rule(42, 3, DYNPF_ACT_DROP), rule(43, 4, DYNPF_ACT_DROP) };
+	struct bpf_program *xdp, *tc;
+	struct __sk_buff skb;
+	struct pkt p;
+
+	if (reopen(64)) {
+		CHECK("bytes: reopen", 0, "cannot load the programs");
+		return;
+	}
+	xdp = pr.skel->progs.dynpf_xdp;
+	tc = pr.skel->progs.dynpf_tc_ingress;
+	m_data(&r[0], DYNPF_DT_L4, 0, 2, 2); /* dport 23 */
+	r[0].m.data[0].val[1] = 23;
+	m_data(&r[1], DYNPF_DT_L4, 0, 2, 2); /* dport 22 */
+	r[1].m.data[0].val[1] = 22;
+	CHECK_EQ("bytes: commit", txn(r, 2).a.err, 0);
+	mk4(&p, 6, 1, 1, 1000, 22, 0x02);
+	CHECK_EQ("bytes: xdp, @l4 2 2 22", test_run(xdp, &p, NULL), 1 /* XDP_DROP */);
+	CHECK_EQ("bytes: tc, @l4 2 2 22", test_run(tc, &p, &skb), 2 /* TC_ACT_SHOT */);
+	mk4(&p, 6, 1, 1, 1000, 80, 0x02);
+	CHECK_EQ("bytes: xdp, dport 80 passes", test_run(xdp, &p, NULL), 2 /* XDP_PASS */);
+	/* The first byte past the datagram (a padding byte, 0), and its last. */
+	m_data(&r[2], DYNPF_DT_L3, 0, (p.b[16] << 8 | p.b[17]), 1);
+	m_data(&r[3], DYNPF_DT_L3, 0, (p.b[16] << 8 | p.b[17]) - 1, 1);
+	r[3].m.data[0].val[0] = p.b[p.n - 1];
+	p.b[p.n++] = 0;
+	CHECK_EQ("bytes: commit past the datagram", txn(&r[2], 1).a.err, 0);
+	CHECK_EQ("bytes: xdp, past the datagram", test_run(xdp, &p, NULL), 2 /* XDP_PASS */);
+	CHECK_EQ("bytes: tc, past the datagram", test_run(tc, &p, &skb), -1 /* TC_NEXT */);
+	CHECK_EQ("bytes: commit its last byte", txn(&r[3], 1).a.err, 0);
+	CHECK_EQ("bytes: xdp, the datagram's last byte", test_run(xdp, &p, NULL), 1);
+	CHECK_EQ("bytes: tc, the datagram's last byte", test_run(tc, &p, &skb), 2);
+}
+
 /* ---- samples ------------------------------------------------------------------ */
 
 static int nsamples, sample_bad;

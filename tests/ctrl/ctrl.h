@@ -43,6 +43,8 @@ int test_run(struct bpf_program *prog, const struct pkt *p, struct __sk_buff *sk
 
 struct dynpf_rule rule(uint32_t id, uint32_t prio, uint8_t action);
 void m_dport(struct dynpf_rule *r, uint16_t lo, uint16_t hi);
+/* One byte test of len bytes at off, all ones under the mask, value 0. */
+void m_data(struct dynpf_rule *r, uint8_t where, uint32_t type, uint16_t off, uint8_t len);
 void m_proto(struct dynpf_rule *r, uint8_t proto);
 void m_src4(struct dynpf_rule *r, uint8_t last, uint8_t plen);
 void m_src6(struct dynpf_rule *r, uint8_t last, uint8_t plen);
@@ -65,6 +67,7 @@ void test_hostile(void);
 /* actions.c */
 void test_prio_nonterm(void);
 void test_actions(void);
+void test_bytes(void);
 void test_sample(void);
 /* differential.c */
 void test_differential(void);

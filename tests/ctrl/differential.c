@@ -96,7 +96,7 @@ void test_differential(void)
 				/* The reference: loader/channel/ruleset.c, every rule in order. */
 				struct dynpf_ruleset rs = { .rules = rules, .n = n };
 
-				dynpf_classify_native(&rs, &parsed, &w);
+				dynpf_classify_native(&rs, &parsed, p.b, &w);
 			}
 			total++;
 			if (same_verdict(&v, &w)) {
@@ -203,7 +203,7 @@ void test_differential_mixed(void)
 			}
 			if (run(&p, &v, &parsed))
 				continue;
-			dynpf_classify_native(&rs, &parsed, &w);
+			dynpf_classify_native(&rs, &parsed, p.b, &w);
 			total++;
 			if (same_verdict(&v, &w))
 				agree++;
@@ -280,7 +280,7 @@ void test_100k(void)
 		p.b[29] = i & 0xff;
 		if (run(&p, &v, &parsed))
 			continue;
-		dynpf_classify_native(&rs, &parsed, &w);
+		dynpf_classify_native(&rs, &parsed, p.b, &w);
 		agree += v.rule == w.rule && v.action == w.action && v.rule;
 	}
 	CHECK_EQ("100k: packets decided by the reference's rule", agree, 100);

@@ -131,6 +131,18 @@ void m_dport(struct dynpf_rule *r, uint16_t lo, uint16_t hi)
 	r->m.dport_hi = hi;
 }
 
+void m_data(struct dynpf_rule *r, uint8_t where, uint32_t type, uint16_t off, uint8_t len)
+{
+	struct dynpf_data_test *t = &r->m.data[r->m.ndata++ % DYNPF_MATCH_DATA];
+
+	r->m.fields |= DYNPF_M_DATA;
+	t->where = where;
+	t->type = type;
+	t->off = off;
+	t->len = len;
+	memset(t->mask, 0xff, len < DYNPF_DATA_MAX ? len : DYNPF_DATA_MAX);
+}
+
 void m_proto(struct dynpf_rule *r, uint8_t proto)
 {
 	r->m.fields |= DYNPF_M_PROTO;

@@ -54,6 +54,7 @@ int main(void)
 	test_differential_mixed();
 	test_concurrency();
 	test_actions();
+	test_bytes();
 	test_inner_bounds();
 	test_sample();
 	test_100k();

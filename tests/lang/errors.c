@@ -32,6 +32,36 @@ void test_errors(void)
 	fails("ether type 0x10000 drop",
 	      "t.rules:1:12: expected an ethertype (ip ip6 arp mpls or 0-0xffff) after 'type', got '0x10000'");
 	fails("vlan 5 drop", "t.rules:1:6: expected id after 'vlan', got '5'");
+	/* Byte tests. */
+	fails("tcp option 253 data 0:0 1 drop",
+	      "t.rules:1:21: expected OFF:LEN (LEN 1-16, OFF+LEN at most 38) after 'data', got '0:0' (a test compares 1 to 16 bytes)");
+	fails("tcp option 253 data 37:2 1 drop",
+	      "t.rules:1:21: expected OFF:LEN (LEN 1-16, OFF+LEN at most 38) after 'data', got '37:2' (no TLV of this family has data that long)");
+	fails("geneve option 1:2 data 0 1 drop",
+	      "t.rules:1:24: expected OFF:LEN (LEN 1-16, OFF+LEN at most 124) after 'data', got '0'");
+	fails("tcp option 253 data 0:2 0x10000 drop",
+	      "t.rules:1:25: expected a value of 2 bytes (NUM or 0x hex)[/MASK] after '0:2', got '0x10000'");
+	fails("tcp option 253 data 0:1 256 drop",
+	      "t.rules:1:25: expected a value of 1 byte (NUM or 0x hex)[/MASK] after '0:1', got '256'");
+	fails("tcp option 253 data 0:2 1/2 drop",
+	      "t.rules:1:25: expected a value of 2 bytes (NUM or 0x hex)[/MASK] after '0:2', got '1/2' (a value bit outside the mask never matches)");
+	fails("tcp option 253 data 0:2 0/0 drop",
+	      "t.rules:1:25: expected a value of 2 bytes (NUM or 0x hex)[/MASK] after '0:2', got '0/0' (a mask of no bits tests nothing)");
+	fails("tcp option 253 data 0:2 drop",
+	      "t.rules:1:25: expected a value of 2 bytes (NUM or 0x hex)[/MASK] after '0:2', got 'drop'");
+	fails("@l3 1 17 0 drop", "t.rules:1:7: expected a length (1-16) after '1', got '17'");
+	fails("@l4 x 1 0 drop", "t.rules:1:5: expected an offset (0-65535) after '@l4', got 'x'");
+	fails("@l4 65535 1 0 drop",
+	      "t.rules:1:11: expected a length (1-16) after '65535', got '1' (the bytes end past offset 65535)");
+	fails("@payload 0 1", "t.rules:1:13: expected a value after '1', got end of line");
+	fails("@l3 0 1 1 inner tcp dport 1 drop",
+	      "t.rules:1:11: 'inner' after '@l3' at column 1: a rule's header matches all refer to one stack, so they all come after 'inner'");
+	fails("gtpu ext 0 data 0:1 1 drop",
+	      "t.rules:1:10: expected a GTP-U extension header type (1-255) after 'ext', got '0'");
+	fails("gtpu ext 5 0:1 1 drop", "t.rules:1:12: expected 'data' after '5', got '0:1'");
+	fails("gtpu foo drop", "t.rules:1:6: expected teid or ext after 'gtpu', got 'foo'");
+	fails("@l3 0 1 1 @l3 0 1 1 @l3 0 1 1 @l3 0 1 1 @l3 0 1 1 drop",
+	      "t.rules:1:41: too many byte tests: '@l3' would be the 5th, a rule holds at most 4");
 	fails("vlan id 4096 drop",
 	      "t.rules:1:9: expected a VLAN id (0-4095) after 'id', got '4096'");
 	fails("dscp 64 drop", "t.rules:1:6: expected a DSCP (0-63) after 'dscp', got '64'");

@@ -42,6 +42,16 @@ void test_normalized(void)
 	normalized("iif 1 pass", "id 1 prio 1 iif lo pass");
 	normalized("iif 4000 redirect 4000", "id 1 prio 1 iif 4000 redirect 4000");
 	normalized("\tdrop\t# tabs\r", "id 1 prio 1 drop");
+	/* Byte tests: in the order given, after the value tests; values as
+	 * 0x and two digits a byte, the mask when it is not all ones. */
+	normalized("@l4 2 2 53 tcp option 253 data 0:2 0xF989/0xffff tcp dport 1 drop",
+		   "id 1 prio 1 tcp dport 1 @l4 2 2 0x0035 tcp option 253 data 0:2 0xf989 drop");
+	normalized("geneve option 258:128 data 0:4 1/0x0000ffff drop",
+		   "id 1 prio 1 geneve option 0x0102:0x80 data 0:4 0x00000001/0x0000ffff drop");
+	normalized("gtpu ext 133 data 1:2 0x000000000000000000001 drop",
+		   "id 1 prio 1 gtpu ext 0x85 data 1:2 0x0001 drop");
+	normalized("inner @payload 0 8 18446744073709551615 drop",
+		   "id 1 prio 1 inner @payload 0 8 0xffffffffffffffff drop");
 }
 
 /* A rule file with every keyword: parse, format, parse again. */
@@ -53,14 +63,18 @@ void test_roundtrip_file(void)
 		"iif lo ether saddr 02:00:00:00:00:01 ether daddr 02:00:00:00:00:02 ether type ip "
 		"vlan id 10 ip saddr 198.18.0.0/15 ip daddr 10.0.0.1 frag none ttl 1-64 dscp 46 "
 		"tcp sport 1024-65535 tcp dport 22 tcp flags syn/syn,ack error ok "
-		"tcp option mss ip option ra missing tcp mss 536-1460 tcp wscale 7 drop\n"
+		"tcp option mss ip option ra missing tcp mss 536-1460 tcp wscale 7 "
+		"tcp option 253 data 0:2 0xf989 @l4 13 1 0x02/0x12 drop\n"
 		"id 100 prio 5 ip6 saddr 2001:db8::/32 ip6 daddr ::1 hoplimit 255 udp dport 53 accept\n"
 		"ip6 exthdr routing ip6 hbh option jumbo ip6 dst option padn srh tlv hmac missing "
 		"srh segleft 0-3 count\n"
 		"ether type 0x88cc proto icmpv6 frag later mark 0xff\n"
 		"ip6 frag first proto 58 sample 64\n"
 		"geneve option 0x0102:0x80 vni 100 gtpu teid 5 mpls label 16 gre key 1-2 "
-		"sample 256 rate 10/s\n"
+		"geneve option 0x0102:0x80 data 4:4 0x00000001/0x0000ffff gtpu ext 0x85 data 0:1 5 "
+		"ip6 hbh option 0x31 data 2:16 0xffffffffffffffffffffffffffffffff sample 256 rate 10/s\n"
+		"inner @l3 0 1 0x45 @payload 65519 16 0 srh tlv hmac data 2:4 7 "
+		"ip6 dst option 7 data 0:1 1 drop\nip option 130 data 0:1 1 pass\n"
 		"inner ip th sport 1-2 th dport 3 limit 100/s\n"
 		"error truncated frag any ether type arp limit 5/s burst 10\n"
 		"prio 0 iif 4000 redirect lo\n"
@@ -79,7 +93,7 @@ void test_roundtrip_file(void)
 		CHECK("roundtrip file", 0, "%s", err.msg);
 		goto out;
 	}
-	CHECK_EQ("roundtrip file", rs.n, 11);
+	CHECK_EQ("roundtrip file", rs.n, 13);
 	f = open_memstream(&out, &len);
 	for (unsigned int k = 1; k < DYNPF_SET_MAX; k++) {
 		dynpf_setting_format(k, rs.set[k], a, sizeof(a));
