@@ -25,6 +25,18 @@ ko() {
 }
 sk() { skip=$((skip + 1)); printf 'skip  %s (%s)\n' "$1" "$2"; }
 
+# section TITLE: a section's header; each section's wall time is listed at the
+# end (the suite must stay under 15 minutes on 2 cores: this says where it goes).
+SECTION_T0=$SECONDS
+SECTION_NAME=
+SECTION_TIMES=()
+section() {
+	[ -z "$SECTION_NAME" ] || SECTION_TIMES+=("$((SECONDS - SECTION_T0)) $SECTION_NAME")
+	SECTION_NAME=$1
+	SECTION_T0=$SECONDS
+	[ -z "$1" ] || echo "== $1"
+}
+
 # t NAME CMD...: passes when CMD exits 0.
 t() {
 	local name=$1 log
@@ -54,7 +66,7 @@ t_err() {
 unit() {
 	local title=$1 name=$2 log="$OUT/unit-$2.log" up uf us
 	shift 2
-	echo "== $title"
+	section "$title"
 	"$@" >"$log" 2>&1 || :
 	read -r up uf us < <(sed -En \
 		"s/^$name: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?\$/\\1 \\2 \\4/p" "$log")
@@ -80,7 +92,7 @@ unit "unit tests of the native parsers" test_parsers "$BUILD/test_parsers"
 unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl "$BUILD/test_ctrl"
 unit "unit tests of the rule language" test_rules "$BUILD/test_rules"
 
-echo "== fuzzing: a short run of each libFuzzer target (make fuzz runs them longer)"
+section "fuzzing: a short run of each libFuzzer target (make fuzz runs them longer)"
 # From the seeds alone; then the regression inputs (fuzz/regress/); for the
 # parsers, every input made through BPF_PROG_TEST_RUN against the native parse.
 for f in parse rules ctrlmsg request; do
@@ -89,7 +101,7 @@ for f in parse rules ctrlmsg request; do
 		scripts/fuzz.sh smoke 15 "$f"
 done
 
-echo "== bash completion"
+section "bash completion"
 t "completion offers every command of dynpf help" bash -c '
 source configs/dynpf.bash-completion
 COMP_WORDS=(dynpf ""); COMP_CWORD=1; _dynpf
@@ -100,7 +112,7 @@ t "completion: rules subcommands" bash -c '
 source configs/dynpf.bash-completion
 COMP_WORDS=(dynpf rules ""); COMP_CWORD=2; _dynpf; [ "${COMPREPLY[*]}" = "check load save" ]'
 
-echo "== the daemon's configuration"
+section "the daemon's configuration"
 t "configs/dynpf.conf is valid" "$DYNPF" daemon --check-config --config configs/dynpf.conf
 printf '{ "pin_dir": 5 }' >"$OUT/bad1.conf"
 printf '{\n "interfaces": [ { "name": "x", "hook": "xpd" } ]\n}' >"$OUT/bad2.conf"
@@ -130,7 +142,7 @@ unit "faults and refusals of the daemon (tests/faults_test.sh)" faults_test \
 unit "the daemon in a fleet: metrics, the rule file's watch, interfaces coming and going (tests/fleet_test.sh)" \
 	fleet_test tests/fleet_test.sh "$DYNPF" "$OUT"
 
-echo "== dynpf rules check"
+section "dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
 # back to exactly itself. Each bad-*.rules says its error in an EXPECT line.
 t "rules check tests/rules/all.rules" "$DYNPF" rules check tests/rules/all.rules
@@ -193,23 +205,23 @@ t_err "unknown rules subcommand" 2 "unknown rules subcommand 'chek'" "$DYNPF" ru
 t "rules --help" "$DYNPF" rules --help
 t "rules check --help" "$DYNPF" rules check --help
 
-echo "== replay through xdp, xdp.frags and tc, with --expect and --check-native"
+section "replay through xdp, xdp.frags and tc, with --expect and --check-native"
 for c in "${CAPS[@]}"; do
 	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
 done
 
-echo "== parse limits: BPF (read-only globals) and native agree on the same settings"
+section "parse limits: BPF (read-only globals) and native agree on the same settings"
 t "--max-ext 3 on IPv6 extension headers" "$DYNPF" replay pcap-tests/ipv6_ext.pcap \
 	--max-ext 3 --check-native -q
 t "--max-stacks 1 on tunnels" "$DYNPF" replay pcap-tests/tunnels.pcap --max-stacks 1 \
 	--check-native -q
 
-echo "== native parse with --expect"
+section "native parse with --expect"
 for c in "${CAPS[@]}"; do
 	t "parse $c" "$DYNPF" parse "$c" --expect "${c%.pcap}.expect.jsonl" -q
 done
 
-echo "== a capture cut short: its whole records, then the cut (exit 2)"
+section "a capture cut short: its whole records, then the cut (exit 2)"
 # Copies of eth_basic.pcap cut at byte offsets, and a pcapng made of it
 # (big-endian, so the byte-swapped path is read; an interface statistics
 # block last) cut the same ways: inside record 5's header, inside its data,
@@ -385,7 +397,7 @@ t "replay --testbed --mode tc of a cut capture: its 4 records, then the cut" \
 	cut_walk 4 "$cutmsg" "$DYNPF" -j replay "$cut" --testbed --mode tc --check-native \
 	--expect pcap-tests/eth_basic.expect.jsonl
 
-echo "== xdp-frags with the fragment boundary at every byte of the headers"
+section "xdp-frags with the fragment boundary at every byte of the headers"
 # --xdp-linear N puts the first N bytes in the linear part: every header and
 # TCP option straddles the boundary for some N, and must parse the same.
 for c in "${CAPS[@]}"; do
@@ -394,7 +406,7 @@ for c in "${CAPS[@]}"; do
 		--xdp-linear 14-128 --check-native --expect "${c%.pcap}.expect.jsonl" -q
 done
 
-echo "== every truncation: BPF and native agree, nothing reads out of bounds"
+section "every truncation: BPF and native agree, nothing reads out of bounds"
 python3 tests/truncate.py "$OUT/trunc.pcap" "${CAPS[@]}" >/dev/null
 t "truncations (14..200 bytes)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
 python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
@@ -402,7 +414,7 @@ python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
 t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-frag.pcap" \
 	--hook xdp-frags --check-native -q
 
-echo "== hostile frames: random mutations of every capture packet (fixed seed)"
+section "hostile frames: random mutations of every capture packet (fixed seed)"
 python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" "${CAPS[@]}" >/dev/null
 t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
 # Targeted ones: length fields lowered or raised (tests/mutate.py --lengths).
@@ -411,7 +423,7 @@ python3 tests/mutate.py --count 0 --lengths 30 "$OUT/length-mutations.pcap" "${C
 t "length-field mutations: BPF and native agree" "$DYNPF" replay \
 	"$OUT/length-mutations.pcap" --check-native -q
 
-echo "== every ok parse is bounded by the shortest enclosing length (tests/check_bounds.py)"
+section "every ok parse is bounded by the shortest enclosing length (tests/check_bounds.py)"
 # bounds CAPTURE: the JSON records of xdp, xdp-frags, tc and the native parse, checked.
 bounds() (
 	set -o pipefail
@@ -424,7 +436,7 @@ for c in "${CAPS[@]}"; do
 	t "bounds: $c" bounds "$c"
 done
 
-echo "== classification: the BPF classifier and the native reference decide alike"
+section "classification: the BPF classifier and the native reference decide alike"
 for c in "${CAPS[@]}"; do
 	t "replay --rules on $c" "$DYNPF" replay "$c" --rules tests/rules/captures.rules \
 		--check-native -q
@@ -455,7 +467,7 @@ t_err "replay --rules with a bad rule file names file:line:column" 2 \
 t "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
 	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 
-echo "== replay on a veth test bed: XDP native, XDP generic, TC ingress (--testbed)"
+section "replay on a veth test bed: XDP native, XDP generic, TC ingress (--testbed)"
 # Every capture through dynpf attached to a veth (MTU 9000) in each mode: each
 # frame's record must equal the test run of the same program, --expect and the
 # native parse; a frame may be skipped only for a reason the kernel gives.
@@ -633,7 +645,7 @@ t_err "the plain xdp program on a 9000-byte veth, native" 2 \
 	"the MTU is too large for this program" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --xdp-prog xdp
 
-echo "== tshark agrees on the fields both know"
+section "tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
 	for c in "${CAPS[@]}"; do
 		t "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
@@ -644,7 +656,7 @@ else
 	sk "tshark comparison" "tshark not installed: make deps"
 fi
 
-echo "== verifier-negative tests: misuse of the cursor is refused"
+section "verifier-negative tests: misuse of the cursor is refused"
 for src in tests/verifier/*.bpf.c; do
 	b=$(basename "$src" .c)
 	want=$(sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$src")
@@ -656,7 +668,7 @@ done
 t "the programs verify within three quarters of the kernel's 1M budget" \
 	"$BUILD/test_verifier" --budget 750000 "$OBJ/dynpf.bpf.o"
 
-echo "== valgrind: no leak on the replay, parse and command-line paths"
+section "valgrind: no leak on the replay, parse and command-line paths"
 # vg NAME WANT_RC CMD...: CMD under valgrind exits WANT_RC (its own status;
 # 9 is valgrind's: a leak or a memory error). tests/valgrind.supp: valgrind
 # 3.19 misreads libbpf's bpf() calls.
@@ -695,7 +707,7 @@ DYNPF_SOCKET="$OUT/no-such.sock" vg "status without a daemon" 2 "$DYNPF" status
 vg "an unknown command" 2 "$DYNPF" frobnicate
 vg "help" 0 "$DYNPF" help
 
-echo "== command line"
+section "command line"
 printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
 printf '{"pkt": 1, "error": "ok"}\n{"pkt": 2, "error": \n' >"$OUT/bad.expect.jsonl"
 printf '{"pkt": 1, "tcp": {"sport": 1}}\n' >"$OUT/wrong.expect.jsonl"
@@ -825,7 +837,7 @@ bench_live_smoke() {
 t "bench --live --duration 1: every configuration, nothing half-applied, nothing left" \
 	bench_live_smoke
 
-echo "== bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"
+section "bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"
 # tests/fixtures/bench-small.json is a real `dynpf -j bench` (3 shapes kept);
 # "live" is made up here, in two of the shapes the report accepts.
 is_png() {
@@ -902,14 +914,14 @@ else
 	sk "bench-report plots" "gnuplot not installed (make deps)"
 fi
 
-echo "== output, docs and man pages stay in sync with the code"
+section "output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" "${CAPS[@]}"
 t "loader/'s folders include only what loader/README.md says they may call" \
 	python3 tests/check_layers.py
 t "docs and man pages list every command, option, key, keyword and error; pages render" \
 	python3 tests/check_docs.py "$DYNPF" "$BUILD/man"
 
-echo "== make install and make uninstall (into a DESTDIR)"
+section "make install and make uninstall (into a DESTDIR)"
 # The exact list of files, the unit starting the installed binary; an edited
 # configuration is kept by uninstall; then nothing is left.
 install_round() {
@@ -950,12 +962,15 @@ unit "the Kubernetes manifests, the image recipe and docs/kubernetes.md agree (t
 unit "the DaemonSet's pod without a cluster: its entrypoint, capabilities, ConfigMaps (tests/k8s_test.sh)" \
 	k8s_test tests/k8s_test.sh "$DYNPF" "$OUT"
 
-echo "== style: make lint (clang-format-19, shellcheck, flake8)"
+section "style: make lint (clang-format-19, shellcheck, flake8)"
 # A make of its own (not the test's jobserver), on this tree's files.
 lint_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s "$1"; }
 t "C: every file as .clang-format writes it (make format fixes it)" lint_make lint-c
 t "shell scripts: shellcheck finds nothing (.shellcheckrc)" lint_make lint-sh
 t "Python: flake8 finds nothing (.flake8)" lint_make lint-py
 
+section ""
+echo "== seconds per section, the longest first ($SECONDS in all)"
+printf '%s\n' "${SECTION_TIMES[@]}" | sort -rn | head -12 | sed 's/^/  /'
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
