@@ -437,25 +437,22 @@ for c in "${CAPS[@]}"; do
 done
 
 section "classification: the BPF classifier and the native reference decide alike"
-for c in "${CAPS[@]}"; do
-	t "replay --rules on $c" "$DYNPF" replay "$c" --rules tests/rules/captures.rules \
-		--check-native -q
-done
-t "replay --rules on the mutations" "$DYNPF" replay "$OUT/mutations.pcap" \
-	--rules tests/rules/captures.rules --check-native -q
-# The lean parse: with rules that need no TLV, no error and no inner packet
-# (lean.rules), the data path leaves TCP options, Geneve options and inner
-# packets unparsed; with lean-inner.rules, TCP options only. replay --rules
-# runs each packet again through the programs without their trace, the parse
-# the rules allow: the verdicts must be the full parse's, and the native
-# reference's. Every capture's frames (one file), and both mutation sets.
-# data.rules: byte tests of every TLV family and layer, the same way.
+# Every capture's frames in one file (one load of the programs, not one a
+# capture: most of a replay is the verifier), and both mutation sets: with
+# captures.rules (a rule of each kind), the verdicts of the BPF classifier and
+# the native reference. The lean parse: with rules that need no TLV, no error
+# and no inner packet (lean.rules), the data path leaves TCP options, Geneve
+# options and inner packets unparsed; with lean-inner.rules, TCP options only.
+# replay --rules runs each packet again through the programs without their
+# trace, the parse the rules allow: the verdicts must be the full parse's, and
+# the native reference's. data.rules: byte tests of every TLV family and
+# layer, the same way.
 python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
 p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' \
 	"$OUT/all.pcap" "${CAPS[@]}"
-for r in lean lean-inner data; do
+for r in captures lean lean-inner data; do
 	for c in "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"; do
-		t "lean parse ($r.rules) decides as the full one: $(basename "$c")" \
+		t "replay --rules $r.rules: native = BPF, lean parse = full: $(basename "$c")" \
 			"$DYNPF" replay "$c" --rules "tests/rules/$r.rules" --check-native -q
 	done
 done
