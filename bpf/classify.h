@@ -2,7 +2,8 @@
 /*
  * The data path's classifier: after the parse, find the first terminal
  * rule that matches (in priority order) and the non-terminal rules before
- * it, in the active side of the rule set (bpf/rules.h), and act.
+ * it, among the entries alive at the packet's generation (bpf/rules.h),
+ * and act.
  */
 #ifndef DYNPF_BPF_CLASSIFY_H
 #define DYNPF_BPF_CLASSIFY_H
@@ -166,14 +167,16 @@ struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
 	__u64 hash; /* of the masked key of the tuple being walked */
+	__u64 gen;  /* the generation the packet read: the entries alive at it */
 	struct dynpf_cls_view view;
-	__u32 side;
 	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
-	__u32 nc; /* non-terminal matches in coll[] */
+	__u32 best_ent; /* its entry */
+	__u32 nc;       /* non-terminal matches in coll[] */
 	__u32 coll[DYNPF_COLL_SLOTS];
 	__u32 coll_prio[DYNPF_COLL_SLOTS]; /* their priorities: no rule lookup
 					    * to order them */
+	__u32 coll_ent[DYNPF_COLL_SLOTS];  /* and their entries */
 };
 
 struct {
@@ -188,7 +191,7 @@ struct {
  * the ones that act are the first that match, whatever the tuple order. A
  * global subprogram: verified once, not once per path to each call.
  */
-DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u32 prio)
+DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u32 prio, __u32 ent)
 {
 	__u32 worst = 0, worst_prio = 0, slot = 0, k;
 
@@ -208,6 +211,7 @@ DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u
 		slot &= DYNPF_COLL_SLOTS - 1;
 		cs->coll[slot] = id;
 		cs->coll_prio[slot] = prio;
+		cs->coll_ent[slot] = ent;
 	}
 	return 0;
 }
@@ -282,56 +286,61 @@ static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
 }
 
 /*
- * One chain entry: 1 to go on to e->next, 0 to stop the walk. The match is
- * behind its subprogram: inlined, the verifier's paths multiply past its
- * budget (tried: 1M instructions with the first entry inlined).
+ * One chain entry, idx of the pool: 1 to go on to e->next, 0 to stop the
+ * walk. An entry not alive at the packet's generation (unborn, or retired
+ * and waiting to be unlinked) is passed over, after the hash: most entries
+ * a walk meets are not the packet's key. The match is behind its
+ * subprogram: inlined, the verifier's paths multiply past its budget
+ * (tried: 1M instructions with the first entry inlined).
  */
 static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
-					    const struct bpf_dynptr *dp, __u32 id,
+					    const struct bpf_dynptr *dp, __u32 idx,
 					    struct dynpf_rule_ent **ep)
 {
-	struct dynpf_rule_ent *e = dynpf_rule_ent(cs->side, id);
+	struct dynpf_rule_ent *e = dynpf_ent(idx);
 
 	*ep = e;
-	if (!e || !dynpf_before(e->r.prio, id, cs->best_prio, cs->best))
+	if (!e || !dynpf_before(e->r.prio, e->r.id, cs->best_prio, cs->best))
 		return 0;
-	if (e->hash != cs->hash)
-		return 1; /* another key in the bucket */
+	if (e->hash != cs->hash || !dynpf_ent_alive(e, cs->gen))
+		return 1; /* another key in the bucket, or another generation's */
 	if (!dynpf_quick_reject(&e->r, cs, p) &&
 	    ((!(e->r.m.fields & ~DYNPF_QUICK_FIELDS) && !e->r.m.ntlv && !e->r.m.nval) ||
 	     dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
 		if (e->terminal) {
-			cs->best = id;
+			cs->best = e->r.id;
 			cs->best_prio = e->r.prio;
+			cs->best_ent = idx;
 			return 0;
 		}
 		if (cs->nc < DYNPF_MAX_NONTERM) {
 			__u32 slot = cs->nc++ & (DYNPF_COLL_SLOTS - 1);
 
-			cs->coll[slot] = id;
+			cs->coll[slot] = e->r.id;
 			cs->coll_prio[slot] = e->r.prio;
+			cs->coll_ent[slot] = idx;
 		} else
-			dynpf_coll_replace(cs, id, e->r.prio);
+			dynpf_coll_replace(cs, e->r.id, e->r.prio, idx);
 	}
 	return 1;
 }
 
 /*
- * Walk one chain from rule id: chains are in (prio, id) order, so stop at
+ * Walk one chain from entry idx: chains are in (prio, id) order, so stop at
  * the first rule that cannot beat the best match, or at the first terminal
  * match; collect the non-terminal matches on the way.
  */
 static __always_inline void dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
-					const struct bpf_dynptr *dp, __u32 id)
+					const struct bpf_dynptr *dp, __u32 idx)
 {
 	struct dynpf_rule_ent *e;
 
 	/* A may_goto loop: checked once by the verifier, no call per entry. */
-	while (id) {
+	while (idx) {
 		dynpf_cond_break;
-		if (!dynpf_chain_step(cs, p, dp, id, &e))
+		if (!dynpf_chain_step(cs, p, dp, idx, &e))
 			break;
-		id = e->next;
+		idx = e->next;
 	}
 }
 
@@ -343,11 +352,10 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 				struct dynpf_verdict *out)
 {
 	struct dynpf_rule_ent *e;
-	__u32 i, k, side;
+	__u32 i, k;
 
 	if (!cs || !p || !out)
 		return 0;
-	side = cs->side & 1;
 	bpf_for(i, 0, DYNPF_MAX_NONTERM) {
 		__u32 pick = 0, pick_prio = 0xffffffff, slot = 0;
 
@@ -362,10 +370,11 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 		}
 		if (!pick)
 			break;
-		cs->coll[slot & (DYNPF_COLL_SLOTS - 1)] = 0;
+		slot &= DYNPF_COLL_SLOTS - 1;
+		cs->coll[slot] = 0;
 		if (!dynpf_before(pick_prio, pick, cs->best_prio, cs->best))
 			continue;
-		e = dynpf_rule_ent(side, pick);
+		e = dynpf_ent(cs->coll_ent[slot]);
 		if (!e)
 			continue;
 		dynpf_rule_count(pick, p->pkt_len);
@@ -404,14 +413,14 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
  * candidate: a packet without a tunnel makes none for the inner stack.
  */
 static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
-					       const struct dynpf_pkt *p, __u32 side)
+					       const struct dynpf_pkt *p)
 {
 	const struct dynpf_cls_view *v = &cs->view;
 	struct dynpf_tuple_sel *sel;
 	__u64 cand = 0, m, fm, *w;
-	__u32 s, f, fs, v6, idx;
+	__u32 s, f, fs, v6, idx, zero = 0;
 
-	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &side);
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	if (!sel)
 		return 0;
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
@@ -428,7 +437,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			fm = sel->filt[s][v6][fs] & m;
 			if (!fm)
 				continue;
-			idx = dynpf_fs_idx(side, s, fs, dynpf_fs_val(&cs->keys[s], fs, v6));
+			idx = dynpf_fs_idx(s, fs, dynpf_fs_val(&cs->keys[s], fs, v6));
 			w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
 			if (w)
 				m &= ~fm | *w;
@@ -439,49 +448,40 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 }
 
 /*
- * Classify the packet p with side `side` of the rule set: fills out and
- * returns the terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). Inlined:
- * a call costs about 12 ns on this CPU (its return goes through the SRSO
- * "safe RET" thunk), a fifth of classifying against one rule, and the
- * verifier merges the states the parse ends in before it gets here (the
- * cursor is dead by then): inlined, it walks about 4k more instructions.
+ * Classify the packet p with the rules alive at the generation of pub (the
+ * state's published word, read once by the packet): fills out and returns
+ * the terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). Inlined: a call
+ * costs about 12 ns on this CPU (its return goes through the SRSO "safe
+ * RET" thunk), a fifth of classifying against one rule, and the verifier
+ * merges the states the parse ends in before it gets here (the cursor is
+ * dead by then): inlined, it walks about 4k more instructions.
  */
 static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
-					  __u32 side, const struct bpf_dynptr *dp)
+					  __u64 pub, const struct bpf_dynptr *dp)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
-	struct dynpf_state *st;
-	__u32 hi, i, zero = 0;
+	__u32 i, zero = 0;
 	__u64 cand;
-	__u8 action;
 
 	/* out: zeroed, its generation set (dynpf_classify_or_pass()). */
 	if (!p || !out)
 		return DYNPF_ACT_PASS;
-	out->action = DYNPF_ACT_PASS;
-	st = dynpf_state_get();
+	out->action = pub & DYNPF_PUB_DROP ? DYNPF_ACT_DROP : DYNPF_ACT_PASS;
 	cs = bpf_map_lookup_elem(&dynpf_cls_scratch, &zero);
-	if (!st || !cs)
-		return DYNPF_ACT_PASS;
-	side &= 1;
-	action = st->default_action[side];
-	if (action)
-		out->action = action;
-	hi = st->tuples_hi[side];
-	/* No rules and a pass default: nothing to look at. */
-	if (!hi && out->action == DYNPF_ACT_PASS)
+	if (!cs)
 		return DYNPF_ACT_PASS;
 	dynpf_cls_view_init(&cs->view, p);
-	if (!st->arp_nd_rules[side] && dynpf_is_arp_nd(p, &cs->view)) {
+	if (!(pub & DYNPF_PUB_ARP_ND_RULES) && dynpf_is_arp_nd(p, &cs->view)) {
 		out->action = DYNPF_ACT_PASS;
 		return DYNPF_ACT_PASS;
 	}
-	if (!hi)
+	if (!(pub & DYNPF_PUB_RULES))
 		return out->action;
-	cs->side = side;
+	cs->gen = DYNPF_PUB_GEN(pub);
 	cs->best = 0;
 	cs->best_prio = 0xffffffff;
+	cs->best_ent = 0;
 	cs->nc = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
 
@@ -490,7 +490,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	 * selection"), walked in slot order; a plain bounded loop, no
 	 * iterator kfunc call per tuple.
 	 */
-	cand = dynpf_tuple_cands(cs, p, side);
+	cand = dynpf_tuple_cands(cs, p);
 	while (cand) {
 		dynpf_cond_break;
 		struct dynpf_tuple *tu;
@@ -498,7 +498,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 
 		i = __builtin_ctzll(cand);
 		cand &= cand - 1;
-		tu = dynpf_tuple(side, i);
+		tu = dynpf_tuple(i);
 		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
 			continue;
 		/* The tuple's stack is kept in its mask's pad byte; its slot
@@ -506,7 +506,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 		cs->hash = tu->konst ? tu->khash
 				     : dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask,
 							     i);
-		head = dynpf_head(side, cs->hash);
+		head = dynpf_head(cs->hash);
 		if (head && *head)
 			dynpf_chain(cs, p, dp, *head);
 	}
@@ -514,7 +514,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 		return DYNPF_ACT_DROP;
 	if (!cs->best)
 		return out->action;
-	e = dynpf_rule_ent(side, cs->best);
+	e = dynpf_ent(cs->best_ent);
 	if (!e)
 		return out->action;
 	dynpf_rule_count(cs->best, p->pkt_len);
@@ -525,29 +525,22 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 }
 
 /*
- * dynpf_classify() with the side the packet read (dynpf_run(): once, for
- * its parse and its classification), without its call when that side has no rule and
- * passes by default (a fresh attach, a parse-only run): the verdict is
- * known, and the call (a global subprogram: about 10 ns with this CPU's
- * return thunk) would only find that out.
+ * dynpf_classify() at the published word pub the packet read (dynpf_run():
+ * once, for its parse and its classification), without its work when no
+ * rule is alive and the default passes (a fresh attach, a parse-only run):
+ * the verdict is known.
  */
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
-						   struct dynpf_verdict *out,
-						   const struct dynpf_state *st, __u32 side,
+						   struct dynpf_verdict *out, __u64 pub,
 						   const struct bpf_dynptr *dp)
 {
 	__builtin_memset(out, 0, sizeof(*out));
-	side &= 1;
-	if (st) {
-		out->gen = st->side_gen[side];
-		/* One branch, not one per test: the verifier walks the rest of
-		 * the program once per path that gets here. */
-		out->action =
-			(!st->tuples_hi[side] & (st->default_action[side] <= DYNPF_ACT_PASS)) *
-			DYNPF_ACT_PASS;
-	}
+	out->gen = DYNPF_PUB_GEN(pub);
+	/* One branch, not one per test: the verifier walks the rest of the
+	 * program once per path that gets here. */
+	out->action = !(pub & (DYNPF_PUB_RULES | DYNPF_PUB_DROP)) * DYNPF_ACT_PASS;
 	if (!out->action)
-		dynpf_classify(p, out, side, dp);
+		dynpf_classify(p, out, pub, dp);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

@@ -4,13 +4,18 @@
  * producer runs with BPF_PROG_TEST_RUN after writing a batch of messages
  * into dynpf_ctrl (BPF_MAP_TYPE_USER_RINGBUF). It validates every field of
  * every message, stages the changes of a transaction, applies them at
- * commit to the inactive side of the rule set and flips the active side
- * (bpf/rules.h), and writes one ack per message on dynpf_acks.
+ * commit (new entries born at the next generation, deleted ones dead from
+ * it) and publishes that generation (bpf/rules.h), and writes one ack per
+ * message on dynpf_acks. Each run first reclaims what the grace periods the
+ * producer says have passed allow (struct dynpf_drain_args).
  *
  * A run drains at most args.max_msgs messages and stops after a commit (the
  * commit is applied after the drain returns, outside its callback), so the
  * acks of one run always fit in dynpf_acks: the producer reads them all
- * before the next run.
+ * before the next run. A commit that needs more entries or tuple slots than
+ * are free while retired ones wait in limbo is held (dynpf_state.pending):
+ * the run returns -EAGAIN, and the next one, after a grace period, applies
+ * it before it drains anything else.
  *
  * A unit of its own, linked with the packet programs (dynpf.bpf.c) into one
  * object and one skeleton (.output/dynpf.bpf.o, the Makefile): the rule set's
@@ -56,6 +61,7 @@ struct dynpf_op {
 /* Per rule id, during a transaction: what the staged ops did to it. */
 #define DYNPF_IDS_ADDED 1
 #define DYNPF_IDS_DELETED 2
+#define DYNPF_IDS_LIVE0 4 /* alive when the transaction first touched it */
 struct dynpf_id_state {
 	__u32 txn;
 	__u32 state;
@@ -100,9 +106,29 @@ struct {
 	__type(value, union dynpf_msg);
 } dynpf_msgbuf SEC(".maps");
 
+/*
+ * The entries of dynpf_rules given back, a stack (dynpf_state.nfree deep),
+ * and the limbo: a ring of the entries commits retired, in order, first
+ * waiting to be unlinked, then to be free (dynpf_state.limbo_*). Both as
+ * large as the pool.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_free SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * DYNPF_MAX_RULES);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_limbo SEC(".maps");
+
 /* The synchronisation map: updating it makes the kernel wait for an RCU
- * grace period (map-in-map updates do), which the producer does after a
- * commit and before the next run. */
+ * grace period (map-in-map updates do), which the producer does in the
+ * background to learn what may be reclaimed (loader/channel/ring.c). */
 struct dynpf_sync_inner {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -148,7 +174,13 @@ struct dynpf_drain_ctx {
 	__u64 commit_seq;
 };
 
-/* ---- the rule set: applying staged ops to one side ---------------------- */
+/* Entries in the pool: ids times two (a whole set replaced, the old one in limbo). */
+static __always_inline __u32 dynpf_pool_size(void)
+{
+	return 2 * dynpf_cfg_max_rules;
+}
+
+/* ---- the rule set: linking, retiring, reclaiming entries ---------------- */
 
 /*
  * The rule's key and mask, and the tuple identity: the stack in mask.pad.
@@ -173,15 +205,15 @@ DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 }
 
 /*
- * The field filters (bpf/rules.h) of tuple t, of mask m, on side `side`:
- * which fields it is subject to, per family, in dynpf_tuple_sel.filt; on,
- * when the tuple is made, or off, when its last rule goes (and then its
- * bits in dynpf_fsel, stale or not, are cleared too: 4 x 65,536 entries,
- * about a millisecond, once per tuple freed).
+ * The field filters (bpf/rules.h) of tuple t, of mask m: which fields it is
+ * subject to, per family, in dynpf_tuple_sel.filt; on, when the tuple is
+ * made, or off, when its last entry is unlinked (and then its bits in
+ * dynpf_fsel, stale or not, are cleared too: 4 x 65,536 entries, about a
+ * millisecond, once per tuple freed).
  */
-static __noinline void dynpf_fs_tuple(__u32 side, __u32 t, const struct dynpf_key *m, int on)
+static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on)
 {
-	__u32 k = side & 1, s = m->pad & (DYNPF_MAX_STACKS - 1), f, v6, i;
+	__u32 k = 0, s = m->pad & (DYNPF_MAX_STACKS - 1), f, v6, i;
 	struct dynpf_tuple_sel *sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
 	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1));
 
@@ -197,7 +229,7 @@ static __noinline void dynpf_fs_tuple(__u32 side, __u32 t, const struct dynpf_ke
 	if (on)
 		return;
 	bpf_for(i, 0, DYNPF_FS_NFIELDS * DYNPF_FS_VALS) {
-		__u32 idx = dynpf_fs_idx(side, s, i / DYNPF_FS_VALS, i);
+		__u32 idx = dynpf_fs_idx(s, i / DYNPF_FS_VALS, i);
 		__u64 *w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
 
 		if (!w)
@@ -224,21 +256,27 @@ static __always_inline void dynpf_tuple_konst(struct dynpf_tuple *tu, __u32 t)
 	tu->khash = dynpf_key_hash(&k);
 }
 
-static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask, int alloc)
+/*
+ * The slot of the tuple of mask: one in use (live: only one with a rule
+ * alive), or with alloc a free one made that tuple; -1 if none. A global
+ * subprogram: verified once, its result any slot, not once per caller's
+ * state (the commit's room check loops over it).
+ */
+DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int live)
 {
 	struct dynpf_state *st = dynpf_state_get();
 	struct dynpf_tuple *tu;
 	int free = -1;
 	__u32 t;
 
-	if (!st)
+	if (!st || !mask)
 		return -1;
 	bpf_for(t, 0, DYNPF_MAX_TUPLES) {
-		tu = dynpf_tuple(side, t);
+		tu = dynpf_tuple(t);
 		if (!tu)
 			break;
 		if (tu->used) {
-			if (dynpf_key_eq(&tu->mask, mask))
+			if ((!live || tu->nlive) && dynpf_key_eq(&tu->mask, mask))
 				return t;
 		} else if (free < 0) {
 			free = t;
@@ -246,18 +284,18 @@ static __noinline int dynpf_tuple_find(__u32 side, const struct dynpf_key *mask,
 	}
 	if (!alloc || free < 0)
 		return -1;
-	tu = dynpf_tuple(side, free);
+	tu = dynpf_tuple(free);
 	if (!tu)
 		return -1;
 	tu->mask = *mask;
 	tu->nrules = 0;
+	tu->nlive = 0;
 	tu->min_prio = 0xffffffff;
-	tu->used = 1;
 	dynpf_tuple_konst(tu, free);
-	dynpf_fs_tuple(side, free, mask, 1);
-	st->ntuples[side & 1]++;
-	if ((__u32)free >= st->tuples_hi[side & 1])
-		st->tuples_hi[side & 1] = free + 1;
+	dynpf_fs_tuple(free, mask, 1);
+	barrier(); /* a packet that sees the slot used sees its mask */
+	tu->used = 1;
+	st->tuples_used++;
 	return free;
 }
 
@@ -271,8 +309,8 @@ static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
 }
 
 /* Rule r, of masked key k, in tuple t: its bits in the field filters. */
-static __noinline void dynpf_fs_rule(__u32 side, __u32 t, const struct dynpf_rule *r,
-				     const struct dynpf_key *k, const struct dynpf_key *m)
+static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const struct dynpf_key *k,
+				     const struct dynpf_key *m)
 {
 	__u32 s = m->pad & (DYNPF_MAX_STACKS - 1), v6 = r->m.family == 6, f, idx;
 	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
@@ -280,7 +318,7 @@ static __noinline void dynpf_fs_rule(__u32 side, __u32 t, const struct dynpf_rul
 	for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
 		if (!dynpf_fs_pins(m, f, v6))
 			continue;
-		idx = dynpf_fs_idx(side, s, f, dynpf_fs_val(k, f, v6));
+		idx = dynpf_fs_idx(s, f, dynpf_fs_val(k, f, v6));
 		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
 		if (w)
 			*w |= bit;
@@ -288,19 +326,20 @@ static __noinline void dynpf_fs_rule(__u32 side, __u32 t, const struct dynpf_rul
 }
 
 /*
- * Count rule r in or out (delta 1 or -1) of tuple t's selection counts, and
- * update the tuple's bits in the side's dynpf_tuple_sel where a count
- * crossed zero. Only the inactive side is changed, like the chains.
+ * Count an entry of rule r in or out (delta 1 or -1) of tuple t's selection
+ * counts, and update the tuple's bits in dynpf_tuple_sel where a count
+ * crossed zero: at link and at unlink, so the bits cover every entry a
+ * packet may still see.
  */
-static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_rule *r, int delta)
+static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, int delta)
 {
-	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
+	__u32 k = t & (DYNPF_MAX_TUPLES - 1);
 	struct dynpf_tuple_cnt *c = bpf_map_lookup_elem(&dynpf_tuple_cnt, &k);
 	__u32 s = r->m.stack & (DYNPF_MAX_STACKS - 1), f = 0, p = DYNPF_SEL_ANY, q;
 	struct dynpf_tuple_sel *sel;
 	int fz, pz;
 
-	k = side & 1;
+	k = 0;
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
 	if (!c || !sel)
 		return;
@@ -330,68 +369,25 @@ static __noinline void dynpf_sel_count(__u32 side, __u32 t, const struct dynpf_r
 }
 
 /*
- * Count rule r in or out (delta 1 or -1) of what the side's rules need of
- * the parse, and keep the side's needs (DYNPF_NEED_*) in step: the data path
- * reads them once per packet, with the side.
+ * A rule comes alive or dies (delta 1 or -1) at the generation being
+ * committed: the counts the published word and the commit's ack give.
  */
-static __always_inline void dynpf_need_count(struct dynpf_state *st, __u32 side,
-					     const struct dynpf_rule *r, int delta)
+static __always_inline void dynpf_live_count(struct dynpf_state *st, const struct dynpf_rule *r,
+					     __u32 t, int delta)
 {
-	__u32 needs = dynpf_rule_needs(r), b, all = 0;
+	__u32 needs = dynpf_rule_needs(r), b;
+	struct dynpf_tuple *tu = dynpf_tuple(t);
 
-	side &= 1;
-	for (b = 0; b < DYNPF_NEED_BITS; b++) {
+	for (b = 0; b < DYNPF_NEED_BITS; b++)
 		if (needs & (1u << b))
-			st->need_cnt[side][b] += delta;
-		if (st->need_cnt[side][b])
-			all |= 1u << b;
-	}
-	st->needs[side] = all;
-}
-
-static __noinline void dynpf_unlink(__u32 side, __u32 id, struct dynpf_rule_ent *e)
-{
-	struct dynpf_state *st = dynpf_state_get();
-	struct dynpf_tuple *tu;
-	__u32 *head, prev, j;
-
-	if (!st)
+			st->need_cnt[b] += delta;
+	st->nrules += delta;
+	if (!tu)
 		return;
-	head = dynpf_head(side, e->hash);
-	if (head) {
-		if (*head == id) {
-			*head = e->next;
-		} else {
-			prev = *head;
-			bpf_for(j, 0, DYNPF_MAX_RULES) {
-				struct dynpf_rule_ent *pe = dynpf_rule_ent(side, prev);
-
-				if (!pe)
-					break;
-				if (pe->next == id) {
-					pe->next = e->next;
-					break;
-				}
-				prev = pe->next;
-				if (!prev)
-					break;
-			}
-		}
-	}
-	dynpf_sel_count(side, e->tuple, &e->r, -1);
-	tu = dynpf_tuple(side, e->tuple);
-	if (tu && tu->nrules && !--tu->nrules) {
-		dynpf_fs_tuple(side, e->tuple, &tu->mask, 0);
-		tu->used = 0;
-		tu->min_prio = 0xffffffff;
-		if (st->ntuples[side & 1])
-			st->ntuples[side & 1]--;
-	}
-	dynpf_need_count(st, side, &e->r, -1);
-	e->valid = 0;
-	e->next = 0;
-	if (st->nrules[side & 1])
-		st->nrules[side & 1]--;
+	if (delta > 0 && !tu->nlive++)
+		st->ntuples++;
+	else if (delta < 0 && tu->nlive && !--tu->nlive && st->ntuples)
+		st->ntuples--;
 }
 
 static __always_inline void dynpf_zero_rule_stats(__u32 id)
@@ -409,92 +405,263 @@ static __always_inline void dynpf_zero_rule_stats(__u32 id)
 	}
 }
 
+/* An entry of the pool, from the free stack or never used: 0 if none. */
+static __always_inline __u32 dynpf_ent_alloc(struct dynpf_state *st)
+{
+	__u32 k, *v;
+
+	if (st->nfree) {
+		k = --st->nfree;
+		v = bpf_map_lookup_elem(&dynpf_free, &k);
+		return v ? *v : 0;
+	}
+	if (st->hwm < 1)
+		st->hwm = 1;
+	if (st->hwm >= dynpf_pool_size())
+		return 0;
+	return st->hwm++;
+}
+
+/* Entries a commit can have: free, or never used. */
+static __always_inline __u32 dynpf_ent_room(const struct dynpf_state *st)
+{
+	__u32 hwm = st->hwm < 1 ? 1 : st->hwm;
+
+	return st->nfree + (hwm < dynpf_pool_size() ? dynpf_pool_size() - hwm : 0);
+}
+
 /*
- * Add rule r to one side. first: the commit's own application (the
- * counters and buckets are shared by both sides: set them up once).
+ * Link a new entry of rule r, born at generation gen, into its bucket's
+ * chain in (prio, id) order: filled in first, then made reachable by one
+ * store, so a packet walking the chain finds it whole (and, older than it,
+ * passes it over). Its entry, or 0.
  */
-static __noinline void dynpf_apply_add(__u32 side, const struct dynpf_rule *r, int first)
+DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 {
 	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_ADD);
 	struct dynpf_state *st = dynpf_state_get();
-	struct dynpf_rule_ent *e, *other;
-	__u32 id = r->id, *head, prev = 0, cur, j;
+	__u32 idx, *head, prev = 0, cur, j;
+	struct dynpf_rule_ent *e, *ce;
 	struct dynpf_tuple *tu;
 	int t;
 
-	e = dynpf_rule_ent(side, id);
-	if (!st || !e || !tmp)
-		return;
-	if (e->valid)
-		dynpf_unlink(side, id, e);
-	if (first) {
-		other = dynpf_rule_ent(side ^ 1, id);
-		if (!other || !other->valid)
-			dynpf_zero_rule_stats(id);
-		if (r->action == DYNPF_ACT_LIMIT || r->action == DYNPF_ACT_SAMPLE) {
-			struct dynpf_bucket *b = bpf_map_lookup_elem(&dynpf_buckets, &id);
-
-			if (b) {
-				b->credit = 0xffffffffffffull; /* full: capped at use */
-				b->last = bpf_ktime_get_ns();
-			}
-		}
-	}
+	if (!st || !tmp || !r)
+		return 0;
 	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
-	t = dynpf_tuple_find(side, &tmp->mask, 1);
+	t = dynpf_tuple_find(&tmp->mask, 1, 0);
 	if (t < 0)
-		return; /* the budget was checked when the rule was staged */
-	tu = dynpf_tuple(side, t);
-	if (!tu)
-		return;
+		return 0; /* the room was checked before the commit applied */
+	tu = dynpf_tuple(t);
+	idx = dynpf_ent_alloc(st);
+	e = dynpf_ent(idx);
+	if (!tu || !e)
+		return 0;
 	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
 	tmp->k.pad = t;
 	e->hash = dynpf_key_hash(&tmp->k);
-	head = dynpf_head(side, e->hash);
+	head = dynpf_head(e->hash);
 	if (!head)
-		return;
+		return 0;
 	e->r = *r;
+	e->born = gen;
+	e->span = DYNPF_SPAN_ALIVE;
 	e->tuple = t;
 	e->terminal = dynpf_act_terminal(r->action);
-	e->valid = 1;
-	e->next = 0;
+	e->state = DYNPF_ENT_LINKED;
+	e->epoch = 0;
 	cur = *head;
 	/* Keep the chain in (prio, id) order. */
-	bpf_for(j, 0, DYNPF_MAX_RULES) {
-		struct dynpf_rule_ent *ce;
-
+	bpf_for(j, 0, 2 * DYNPF_MAX_RULES) {
 		if (!cur)
 			break;
-		ce = dynpf_rule_ent(side, cur);
-		if (!ce || dynpf_before(r->prio, id, ce->r.prio, cur))
+		ce = dynpf_ent(cur);
+		if (!ce || dynpf_before(r->prio, r->id, ce->r.prio, ce->r.id))
 			break;
 		prev = cur;
 		cur = ce->next;
 	}
 	e->next = cur;
-	if (prev) {
-		struct dynpf_rule_ent *pe = dynpf_rule_ent(side, prev);
-
-		if (pe)
-			pe->next = id;
-	} else {
-		*head = id;
-	}
+	e->prev = prev;
 	tu->nrules++;
-	dynpf_sel_count(side, t, r, 1);
-	dynpf_fs_rule(side, t, r, &tmp->k, &tmp->mask);
+	dynpf_sel_count(t, r, 1);
+	dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
-	dynpf_need_count(st, side, r, 1);
-	st->nrules[side & 1]++;
+	ce = dynpf_ent(cur);
+	if (ce)
+		ce->prev = idx;
+	barrier(); /* the entry whole before a packet can reach it */
+	if (prev) {
+		ce = dynpf_ent(prev);
+		if (ce)
+			ce->next = idx;
+	} else {
+		*head = idx;
+	}
+	return idx;
 }
 
-static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u32 side, int first)
+/*
+ * Take entry idx out of its chain: a packet that gets to the chain from now
+ * on does not meet it, one that is on it goes on through its next pointer,
+ * left as it is. The tuple goes when its last entry does. The entry waits
+ * for a grace period before it is free (dynpf_reclaim()). A global
+ * subprogram, like dynpf_link(): verified once, not once per iteration of
+ * the loops that call it.
+ */
+DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 {
-	__u32 i, n = st->nops;
+	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_rule_ent *e = dynpf_ent(idx), *o;
+	struct dynpf_tuple *tu;
+	__u32 *head;
 
+	if (!st || !e || e->state != DYNPF_ENT_LINKED)
+		return 0;
+	if (e->prev) {
+		o = dynpf_ent(e->prev);
+		if (o)
+			o->next = e->next;
+	} else {
+		head = dynpf_head(e->hash);
+		if (head)
+			*head = e->next;
+	}
+	o = dynpf_ent(e->next);
+	if (o)
+		o->prev = e->prev;
+	dynpf_sel_count(e->tuple, &e->r, -1);
+	tu = dynpf_tuple(e->tuple);
+	if (tu && tu->nrules && !--tu->nrules) {
+		tu->used = 0;
+		dynpf_fs_tuple(e->tuple, &tu->mask, 0);
+		tu->min_prio = 0xffffffff;
+		tu->nlive = 0;
+		if (st->tuples_used)
+			st->tuples_used--;
+	}
+	e->state = DYNPF_ENT_UNLINKED;
+	e->epoch = st->epoch;
+	return 0;
+}
+
+/*
+ * Reclaim, at most max entries a phase: free the unlinked entries no packet
+ * can still be on (unlinked at an epoch below synced_epoch), then unlink
+ * the retired ones no packet can still see (dead from a generation at or
+ * below synced_gen). The entries reclaimed.
+ */
+static __noinline __u32 dynpf_reclaim(__u64 synced_gen, __u32 synced_epoch, __u32 max)
+{
+	struct dynpf_state *st = dynpf_state_get();
+	__u32 i, k, *v, head, mid, pool = dynpf_pool_size();
+	struct dynpf_rule_ent *e;
+
+	if (!st || !pool)
+		return 0;
+	/* No counter of the loops' own: the verifier would tell every value
+	 * apart and never see an iteration like the last one. */
+	head = st->limbo_head;
+	mid = st->limbo_mid;
+	bpf_for(i, 0, max) {
+		if (st->limbo_head == st->limbo_mid)
+			break;
+		k = st->limbo_head % pool;
+		v = bpf_map_lookup_elem(&dynpf_limbo, &k);
+		e = v ? dynpf_ent(*v) : NULL;
+		if (!e)
+			break;
+		if (e->epoch >= synced_epoch)
+			break;
+		k = st->nfree;
+		if (bpf_map_update_elem(&dynpf_free, &k, v, BPF_ANY))
+			break;
+		st->nfree++;
+		e->state = DYNPF_ENT_FREE;
+		st->limbo_head++;
+	}
+	bpf_for(i, 0, max) {
+		if (st->limbo_mid == st->limbo_tail)
+			break;
+		k = st->limbo_mid % pool;
+		v = bpf_map_lookup_elem(&dynpf_limbo, &k);
+		e = v ? dynpf_ent(*v) : NULL;
+		if (!e)
+			break;
+		if (e->born + e->span > synced_gen)
+			break;
+		dynpf_unlink(*v);
+		st->limbo_mid++;
+	}
+	if (st->limbo_mid != mid)
+		st->epoch++;
+	return (st->limbo_head - head) + (st->limbo_mid - mid);
+}
+
+/* Retire entry idx: dead from generation gen on, and in the limbo ring. */
+static __always_inline void dynpf_retire(struct dynpf_state *st, __u32 idx, __u64 gen)
+{
+	struct dynpf_rule_ent *e = dynpf_ent(idx);
+	__u32 k = st->limbo_tail % (dynpf_pool_size() ?: 1);
+
+	if (!e)
+		return;
+	e->span = gen - e->born;
+	dynpf_live_count(st, &e->r, e->tuple, -1);
+	if (!bpf_map_update_elem(&dynpf_limbo, &k, &idx, BPF_ANY))
+		st->limbo_tail++;
+}
+
+/* Did the open transaction find rule id alive when it first touched it? */
+static __always_inline int dynpf_id_live0(struct dynpf_state *st, __u32 id)
+{
+	struct dynpf_id_state *s = bpf_map_lookup_elem(&dynpf_ids, &id);
+
+	return s && s->txn == st->txn_id && (s->state & DYNPF_IDS_LIVE0);
+}
+
+/* Add rule r at generation gen: its entry linked, its id pointing at it. */
+static __noinline void dynpf_apply_add(struct dynpf_state *st, const struct dynpf_rule *r,
+				       __u64 gen)
+{
+	__u32 id = r->id, idx, *slot;
+	struct dynpf_rule_ent *e;
+
+	if (!st)
+		return;
+	slot = bpf_map_lookup_elem(&dynpf_idx, &id);
+	if (!slot)
+		return;
+	if (*slot) /* the messages' checks refuse this; never two alive */
+		dynpf_retire(st, *slot, gen);
+	*slot = 0;
+	/* A new id's counters start at 0; a rule replaced keeps them. */
+	if (!dynpf_id_live0(st, id))
+		dynpf_zero_rule_stats(id);
+	if (r->action == DYNPF_ACT_LIMIT || r->action == DYNPF_ACT_SAMPLE) {
+		struct dynpf_bucket *b = bpf_map_lookup_elem(&dynpf_buckets, &id);
+
+		if (b) {
+			b->credit = 0xffffffffffffull; /* full: capped at use */
+			b->last = bpf_ktime_get_ns();
+		}
+	}
+	idx = dynpf_link(r, gen);
+	e = dynpf_ent(idx);
+	if (!e)
+		return;
+	*slot = idx;
+	dynpf_live_count(st, r, e->tuple, 1);
+}
+
+static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u64 gen)
+{
+	__u32 i, n, *slot;
+
+	if (!st)
+		return;
+	n = st->nops;
 	bpf_for(i, 0, DYNPF_MAX_TXN_OPS) {
-		struct dynpf_rule_ent *e;
 		struct dynpf_op *op;
 
 		if (i >= n)
@@ -504,30 +671,32 @@ static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u32 side, int f
 			break;
 		switch (op->type) {
 		case DYNPF_MSG_RULE_ADD:
-			dynpf_apply_add(side, &op->rule, first);
+			dynpf_apply_add(st, &op->rule, gen);
 			break;
 		case DYNPF_MSG_RULE_DEL:
-			e = dynpf_rule_ent(side, op->id);
-			if (e && e->valid)
-				dynpf_unlink(side, op->id, e);
+			slot = bpf_map_lookup_elem(&dynpf_idx, &op->id);
+			if (slot && *slot) {
+				dynpf_retire(st, *slot, gen);
+				*slot = 0;
+			}
 			break;
 		case DYNPF_MSG_SET:
 			if (op->id == DYNPF_SET_DEFAULT_ACTION)
-				st->default_action[side & 1] = op->value;
+				st->default_action = op->value;
 			else if (op->id == DYNPF_SET_PASS_ARP_ND)
-				st->arp_nd_rules[side & 1] = !op->value;
+				st->arp_nd_rules = !op->value;
 			break;
 		case DYNPF_MSG_COUNTER_RESET:
-			if (!first)
-				break;
 			if (op->id) {
 				dynpf_zero_rule_stats(op->id);
 			} else {
 				__u32 r;
 
 				bpf_for(r, 1, DYNPF_MAX_RULES) {
-					e = dynpf_rule_ent(side, r);
-					if (e && e->valid)
+					slot = bpf_map_lookup_elem(&dynpf_idx, &r);
+					if (!slot)
+						break;
+					if (*slot)
 						dynpf_zero_rule_stats(r);
 				}
 			}
@@ -536,28 +705,87 @@ static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u32 side, int f
 	}
 }
 
+/*
+ * Publish generation gen: one store of the word packets read. Everything
+ * the commit wrote is in place before it (barrier(); the stores reach the
+ * other CPUs in order on x86).
+ */
+static __always_inline void dynpf_publish(struct dynpf_state *st, __u64 gen)
+{
+	__u64 pub = gen << DYNPF_PUB_GEN_SHIFT;
+	__u32 b;
+
+	for (b = 0; b < DYNPF_NEED_BITS; b++)
+		if (st->need_cnt[b])
+			pub |= 1u << b;
+	if (st->default_action == DYNPF_ACT_DROP)
+		pub |= DYNPF_PUB_DROP;
+	if (st->arp_nd_rules)
+		pub |= DYNPF_PUB_ARP_ND_RULES;
+	if (st->nrules)
+		pub |= DYNPF_PUB_RULES;
+	barrier();
+	*(volatile __u64 *)&st->pub = pub;
+	st->gen = gen;
+}
+
+/*
+ * Is there room for the staged transaction: entries for its adds, tuple
+ * slots for the masks it adds that no slot in use has? The slots a
+ * commit's masks need, or -1 when there are not enough entries.
+ */
+DYNPF_SUBPROG int dynpf_commit_room(struct dynpf_state *st)
+{
+	__u32 i, need = 0;
+
+	if (!st)
+		return -1;
+	if (dynpf_ent_room(st) < st->added)
+		return -1;
+	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
+		struct dynpf_key *m;
+
+		if (i >= st->new_masks)
+			break;
+		m = bpf_map_lookup_elem(&dynpf_txn_masks, &i);
+		if (m && dynpf_tuple_find(m, 0, 0) < 0)
+			need++;
+	}
+	return need;
+}
+
 /* ---- messages ------------------------------------------------------------ */
+
+/* Is rule id alive now (not counting the open transaction)? */
+static __always_inline int dynpf_id_alive(__u32 id)
+{
+	__u32 *slot = bpf_map_lookup_elem(&dynpf_idx, &id);
+
+	return slot && *slot;
+}
 
 /* Does rule id exist, with the staged changes of the open transaction? */
 static __always_inline int dynpf_id_exists(struct dynpf_state *st, __u32 id)
 {
 	struct dynpf_id_state *s = bpf_map_lookup_elem(&dynpf_ids, &id);
-	struct dynpf_rule_ent *e;
 
 	if (s && s->txn == st->txn_id)
-		return s->state == DYNPF_IDS_ADDED;
-	e = dynpf_rule_ent(st->active, id);
-	return e && e->valid;
+		return (s->state & 3) == DYNPF_IDS_ADDED;
+	return dynpf_id_alive(id);
 }
 
 static __always_inline void dynpf_id_set(struct dynpf_state *st, __u32 id, __u32 state)
 {
 	struct dynpf_id_state *s = bpf_map_lookup_elem(&dynpf_ids, &id);
 
-	if (s) {
-		s->txn = st->txn_id;
-		s->state = state;
-	}
+	if (!s)
+		return;
+	if (s->txn != st->txn_id) /* the first touch: was it alive? */
+		state |= dynpf_id_alive(id) ? DYNPF_IDS_LIVE0 : 0;
+	else
+		state |= s->state & DYNPF_IDS_LIVE0;
+	s->txn = st->txn_id;
+	s->state = state;
 }
 
 /* The slot of the transaction's next op, or NULL: no room (*field: TXN). */
@@ -593,8 +821,8 @@ static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dy
 	if (!tmp)
 		return -E2BIG;
 	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
-	if (dynpf_tuple_find(st->active, &tmp->mask, 0) >= 0)
-		return 0;
+	if (dynpf_tuple_find(&tmp->mask, 0, 1) >= 0)
+		return 0; /* a tuple with rules alive has it */
 	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
 		struct dynpf_key *m;
 
@@ -604,7 +832,7 @@ static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dy
 		if (m && dynpf_key_eq(m, &tmp->mask))
 			return 0;
 	}
-	if (st->ntuples[st->active & 1] + st->new_masks >= DYNPF_MAX_TUPLES)
+	if (st->ntuples + st->new_masks >= DYNPF_MAX_TUPLES)
 		return -E2BIG;
 	i = st->new_masks;
 	if (bpf_map_update_elem(&dynpf_txn_masks, &i, &tmp->mask, BPF_ANY))
@@ -773,11 +1001,6 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 			err = -EBUSY;
 			break;
 		}
-		if (st->journal) {
-			field = DYNPF_F_TXN;
-			err = -EAGAIN;
-			break;
-		}
 		st->txn_open = 1;
 		st->txn_failed = 0;
 		st->txn_id++;
@@ -820,7 +1043,7 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 ack:
 	a.a.err = err;
 	a.a.field = field;
-	a.a.gen = st->gen;
+	a.a.gen = (__u32)st->gen;
 	a.a.size = sizeof(a.a);
 	dynpf_ack(&a, sizeof(a.a));
 	return 0;
@@ -835,12 +1058,52 @@ static long dynpf_drain_cb(struct bpf_dynptr *dp, void *data)
 	return dc->commit || dc->n >= dc->max;
 }
 
+/*
+ * The commit of the open transaction, message seq: applied at the next
+ * generation, published and acked; or refused and acked when there is no
+ * room and nothing in limbo could make some; or, when a grace period may
+ * make room, held: -EAGAIN.
+ */
+static __noinline int dynpf_commit(struct dynpf_state *st, __u64 seq)
+{
+	struct dynpf_ack_commit a = {};
+	int slots;
+
+	if (!st)
+		return 0;
+	slots = dynpf_commit_room(st);
+	a.a.seq = seq;
+	a.a.type = DYNPF_MSG_TXN_COMMIT;
+	if (slots < 0 || st->tuples_used + slots > DYNPF_MAX_TUPLES) {
+		if (st->limbo_tail != st->limbo_head) {
+			st->pending = 1;
+			st->pending_seq = seq;
+			return -EAGAIN;
+		}
+		a.a.err = slots < 0 ? -ENOSPC : -E2BIG;
+		a.a.field = DYNPF_F_TXN;
+	} else {
+		dynpf_apply_ops(st, st->gen + 1);
+		dynpf_publish(st, st->gen + 1);
+	}
+	st->pending = 0;
+	st->txn_open = 0;
+	st->nops = 0;
+	a.a.gen = (__u32)st->gen;
+	a.a.size = sizeof(a);
+	a.nrules = st->nrules;
+	a.ntuples = st->ntuples;
+	a.added = st->added;
+	a.deleted = st->deleted;
+	dynpf_ack(&a, sizeof(a));
+	return 0;
+}
+
 /* args: in and out, struct dynpf_drain_args (include/dynpf/ctrl.h). */
 SEC("syscall")
 int dynpf_drain(struct dynpf_drain_args *args)
 {
 	struct dynpf_drain_ctx dc = {};
-	struct dynpf_ack_commit a = {};
 	struct dynpf_state *st;
 	long n;
 
@@ -849,15 +1112,11 @@ int dynpf_drain(struct dynpf_drain_args *args)
 		return -1;
 	args->drained = 0;
 	args->err = 0;
-	if (st->journal) {
-		/* The last commit's changes, to the side packets left. */
-		if (!args->synced) {
-			args->err = -EAGAIN;
-			return 0;
-		}
-		dynpf_apply_ops(st, st->active ^ 1, 0);
-		st->journal = 0;
-		st->nops = 0;
+	args->reclaimed = dynpf_reclaim(args->synced_gen, args->synced_epoch, args->reclaim_max);
+	/* A commit held for room: first, before anything after it. */
+	if (st->pending && dynpf_commit(st, st->pending_seq)) {
+		args->err = -EAGAIN;
+		goto out;
 	}
 	dc.st = st;
 	dc.max = args->max_msgs;
@@ -867,23 +1126,11 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	args->drained = n > 0 ? n : 0;
 	if (n < 0)
 		args->err = n;
-	if (!dc.commit)
-		return 0;
-	/* Commit: the staged ops to the inactive side, then flip. */
-	dynpf_apply_ops(st, st->active ^ 1, 1);
-	st->gen++;
-	st->side_gen[(st->active ^ 1) & 1] = st->gen;
-	st->active ^= 1;
-	st->journal = 1;
-	st->txn_open = 0;
-	a.a.seq = dc.commit_seq;
-	a.a.type = DYNPF_MSG_TXN_COMMIT;
-	a.a.gen = st->gen;
-	a.a.size = sizeof(a);
-	a.nrules = st->nrules[st->active & 1];
-	a.ntuples = st->ntuples[st->active & 1];
-	a.added = st->added;
-	a.deleted = st->deleted;
-	dynpf_ack(&a, sizeof(a));
+	if (dc.commit && dynpf_commit(st, dc.commit_seq))
+		args->err = -EAGAIN;
+out:
+	args->limbo = st->limbo_tail - st->limbo_head;
+	args->gen = st->gen;
+	args->epoch = st->epoch;
 	return 0;
 }

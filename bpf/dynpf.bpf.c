@@ -154,7 +154,8 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	struct dynpf_stats *s;
 	struct dynpf_area *a;
 	struct dynpf_pkt *p;
-	__u32 zero = 0, side, needs;
+	__u32 zero = 0, needs;
+	__u64 pub;
 
 	s = dynpf_stats_get(ifindex, hook);
 	p = bpf_map_lookup_elem(&dynpf_scratch, &zero);
@@ -164,12 +165,14 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	if (!s || !p || !a || !v || !st)
 		return NULL;
 	/*
-	 * The side of the rule set this packet is parsed for and classified
-	 * by, read once: what its rules need of the parse (DYNPF_NEED_*) is
-	 * all the parse does, unless the programs trace (then everything).
+	 * The generation of the rule set this packet is parsed for and
+	 * classified at, read once with what its rules need of the parse
+	 * (DYNPF_NEED_*) and the settings: one load of the published word.
+	 * The parse does only what the rules need, unless the programs trace
+	 * (then everything).
 	 */
-	side = st->active & 1;
-	needs = dynpf_trace_on ? DYNPF_NEED_FULL : st->needs[side];
+	pub = *(volatile __u64 *)&st->pub;
+	needs = dynpf_trace_on ? DYNPF_NEED_FULL : pub & DYNPF_PUB_NEEDS;
 	DYNPF_STOP(DYNPF_STOP_MAPS);
 	struct dynpf_parse_cfg cfg = {
 		.max_ext = dynpf_cfg_max_ext,
@@ -184,7 +187,7 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	p->hook = hook;
 	p->ifindex = ifindex;
 	DYNPF_STOP(DYNPF_STOP_PARSE);
-	dynpf_classify_or_pass(p, v, st, side, dp);
+	dynpf_classify_or_pass(p, v, pub, dp);
 	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);
 	if (v->sample)

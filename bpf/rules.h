@@ -3,13 +3,27 @@
  * The rule set in BPF maps, shared by the drain program (bpf/drain.bpf.c)
  * and the data path (bpf/classify.h, in bpf/dynpf.bpf.c).
  *
- * Two copies ("sides") of the rule set: the data path reads the active one
- * only; the drain program changes only the inactive one, then flips
- * dynpf_state.active. A packet reads `active` once, so it is classified by
- * one whole rule set. The changes of the last commit are kept (the staged
- * ops) and applied to the other side at the next drain run, once the
- * producer says an RCU grace period has passed since the flip (no packet
- * can still be reading that side; see loader/channel/ring.c).
+ * One rule set, versioned: each rule entry (struct dynpf_rule_ent, in the
+ * pool dynpf_rules) is born at a generation and, once deleted, dead from
+ * another. A packet reads the generation once (dynpf_state.pub, one 64-bit
+ * load that also holds the settings and what the rules need of the parse)
+ * and skips every entry not alive at it, so it is classified by one whole
+ * rule set. A commit links the transaction's new entries (unborn, so
+ * invisible to the packets in flight), sets the death generation of the
+ * entries it deletes, and publishes the new generation in one store: the
+ * flip is that store, and the producer acks it without waiting for anyone.
+ *
+ * Reclaim, in the background and many entries at a time: a retired entry
+ * stays in its chain (a packet of an older generation may still need it)
+ * until a grace period has passed since its generation was published, then
+ * it is unlinked; its own next pointer is left alone (a packet may be on
+ * it), and it goes back to the free stack (dynpf_free) once another grace
+ * period has passed since. The drain keeps them in order in the limbo ring
+ * (dynpf_limbo); the producer says which grace periods have passed
+ * (struct dynpf_drain_args, loader/channel/ring.c). Everything a packet
+ * uses to find candidates (tuples, their selection bits, field filters,
+ * bucket chains) is a superset while entries wait in limbo: a rule is found
+ * and then skipped, never missed.
  *
  * Classifier: tuple space search. Rules are grouped by the mask of their
  * key (struct dynpf_key: interface, stack, family, protocol, exact ports,
@@ -29,7 +43,8 @@
 
 struct dynpf_tuple {
 	struct dynpf_key mask;
-	__u32 nrules;
+	__u32 nrules;   /* entries linked: alive, unborn, or retired in limbo */
+	__u32 nlive;    /* rules alive at the current generation */
 	__u32 min_prio; /* no rule of the tuple has a lower priority */
 	__u8 used;
 	/*
@@ -38,7 +53,7 @@ struct dynpf_tuple {
 	 * khash its hash, made once by the drain, not per packet.
 	 */
 	__u8 konst;
-	__u8 pad[6];
+	__u8 pad[2];
 	__u64 khash;
 };
 
@@ -49,9 +64,9 @@ struct dynpf_tuple {
  * no one packet can match: a TCP/IPv4 packet skips the IPv6 and the UDP
  * tuples for the price of two loads, instead of a key and hash each.
  *
- * Per side and tuple, dynpf_tuple_cnt counts its rules by family test and
- * by protocol test; per side, dynpf_tuple_sel holds the tuple bits they
- * make, kept up to date as rules are linked and unlinked. A bit is set
+ * Per tuple, dynpf_tuple_cnt counts its linked entries by family test and
+ * by protocol test; dynpf_tuple_sel holds the tuple bits they make, kept
+ * up to date as entries are linked and unlinked. A bit is set
  * when some rule of the tuple could match (a superset: the rule's own
  * test decides), so a packet's candidates are, per stack,
  * fam[stack][family] & proto[stack][protocol] (no IP header: fam[.][0]).
@@ -63,7 +78,7 @@ struct dynpf_tuple_cnt {
 };
 
 /*
- * Field filters, after the family and protocol: per side and stack, for
+ * Field filters, after the family and protocol: per stack, for
  * each field F (the source and destination address by a 16-bit index of
  * their first bits, the source and destination port), dynpf_fsel holds at
  * index v the tuples with a rule whose F is v, and dynpf_tuple_sel.filt
@@ -84,11 +99,10 @@ struct dynpf_tuple_sel {
 	__u64 filt[DYNPF_MAX_STACKS][2][DYNPF_FS_NFIELDS]; /* [stack][IPv6?][field] */
 };
 
-/* The index of dynpf_fsel for side, stack, field F and its value v. */
-static __always_inline __u32 dynpf_fs_idx(__u32 side, __u32 stack, __u32 field, __u32 v)
+/* The index of dynpf_fsel for stack, field F and its value v. */
+static __always_inline __u32 dynpf_fs_idx(__u32 stack, __u32 field, __u32 v)
 {
-	return (((side & 1) * DYNPF_MAX_STACKS + (stack & 1)) * DYNPF_FS_NFIELDS + (field & 3)) *
-		       DYNPF_FS_VALS +
+	return ((stack & 1) * DYNPF_FS_NFIELDS + (field & 3)) * DYNPF_FS_VALS +
 	       (v & (DYNPF_FS_VALS - 1));
 }
 
@@ -197,62 +211,77 @@ struct dynpf_bucket {
  * .output/dynpf.bpf.o; it refuses the link if the two differ in type or,
  * for a map, in its definition (max_entries mismatch, ...).
  *
- * The rule capacity of this load: rule ids below dynpf_cfg_max_rules, and
- * as many staged messages per transaction as dynpf_cfg_max_ops. The loader
- * sizes the maps below to match (bpf_map__set_max_entries): a test run of
- * a capture without rules does not allocate 50 MB of rule tables.
+ * The rule capacity of this load: rule ids below dynpf_cfg_max_rules, an
+ * entry pool of twice as many (a whole rule set replaced while the old one
+ * waits in limbo), and as many staged messages per transaction as
+ * dynpf_cfg_max_ops. The loader sizes the maps below to match
+ * (bpf_map__set_max_entries): a test run of a capture without rules does
+ * not allocate 50 MB of rule tables.
  */
 const volatile __u32 dynpf_cfg_max_rules __weak = DYNPF_MAX_RULES;
 const volatile __u32 dynpf_cfg_max_ops __weak = DYNPF_MAX_TXN_OPS;
-/* Buckets of dynpf_heads per side, a power of 2 >= 2 * dynpf_cfg_max_rules. */
+/* Buckets of dynpf_heads, a power of 2 >= 2 * dynpf_cfg_max_rules. */
 const volatile __u32 dynpf_cfg_buckets __weak = 2 * DYNPF_MAX_RULES;
 
+/* The state and the published word (include/dynpf/ctrl.h). User space maps it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct dynpf_state);
 } dynpf_state __weak SEC(".maps");
 
+/* The entry pool: 2 * dynpf_cfg_max_rules entries, 0 unused. User space maps it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * DYNPF_MAX_RULES);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct dynpf_rule_ent);
 } dynpf_rules __weak SEC(".maps");
 
+/* Per rule id, its entry alive at the current generation, or 0. User space maps it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
+	__uint(max_entries, DYNPF_MAX_RULES);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_idx __weak SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_TUPLES);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple);
 } dynpf_tuples __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2 * DYNPF_MAX_TUPLES);
+	__uint(max_entries, DYNPF_MAX_TUPLES);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple_cnt);
 } dynpf_tuple_cnt __weak SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct dynpf_tuple_sel);
 } dynpf_tuple_sel __weak SEC(".maps");
 
 /*
- * The buckets of the rules' masked keys: per side, dynpf_cfg_buckets heads
- * of chains threaded through dynpf_rules (dynpf_rule_ent.next), each in
- * (prio, id) order. A bucket holds the rules of every key whose hash falls
- * in it, of any tuple: at most half the buckets are used, so a packet's key
- * finds an empty bucket (one load) or mostly its own rules. An array, not a
- * hash map: a lookup is an inlined load, not a call hashing the key again.
+ * The buckets of the rules' masked keys: dynpf_cfg_buckets heads of chains
+ * threaded through dynpf_rules (dynpf_rule_ent.next), each in (prio, id)
+ * order. A bucket holds the entries of every key whose hash falls in it, of
+ * any tuple: at most half the buckets are used, so a packet's key finds an
+ * empty bucket (one load) or mostly its own rules. An array, not a hash
+ * map: a lookup is an inlined load, not a call hashing the key again.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2 * 2 * DYNPF_MAX_RULES);
+	__uint(max_entries, 2 * DYNPF_MAX_RULES);
 	__type(key, __u32);
 	__type(value, __u32);
 } dynpf_heads __weak SEC(".maps");
@@ -265,9 +294,9 @@ struct {
 	__type(value, __u64);
 } dynpf_fsel __weak SEC(".maps");
 
-static __always_inline __u32 *dynpf_head(__u32 side, __u64 hash)
+static __always_inline __u32 *dynpf_head(__u64 hash)
 {
-	__u32 k = (side & 1) * dynpf_cfg_buckets + ((__u32)hash & (dynpf_cfg_buckets - 1));
+	__u32 k = (__u32)hash & (dynpf_cfg_buckets - 1);
 
 	return bpf_map_lookup_elem(&dynpf_heads, &k);
 }
@@ -293,17 +322,21 @@ static __always_inline struct dynpf_state *dynpf_state_get(void)
 	return bpf_map_lookup_elem(&dynpf_state, &zero);
 }
 
-/* Both sides of a rule are next to each other: the map is 2 * capacity. */
-static __always_inline struct dynpf_rule_ent *dynpf_rule_ent(__u32 side, __u32 id)
+/* Entry idx of the pool. */
+static __always_inline struct dynpf_rule_ent *dynpf_ent(__u32 idx)
 {
-	__u32 k = (id & (DYNPF_MAX_RULES - 1)) * 2 + (side & 1);
-
-	return bpf_map_lookup_elem(&dynpf_rules, &k);
+	return bpf_map_lookup_elem(&dynpf_rules, &idx);
 }
 
-static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 side, __u32 t)
+/* Does a packet at generation gen see entry e? (One compare: ctrl.h says why.) */
+static __always_inline int dynpf_ent_alive(const struct dynpf_rule_ent *e, __u64 gen)
 {
-	__u32 k = (side & 1) * DYNPF_MAX_TUPLES + (t & (DYNPF_MAX_TUPLES - 1));
+	return gen - e->born < e->span;
+}
+
+static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
+{
+	__u32 k = t & (DYNPF_MAX_TUPLES - 1);
 
 	return bpf_map_lookup_elem(&dynpf_tuples, &k);
 }

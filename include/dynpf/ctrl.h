@@ -14,18 +14,20 @@
  *
  * Rule changes only happen inside a transaction: TXN_BEGIN, any number of
  * RULE_ADD / RULE_DEL / SET / COUNTER_RESET, TXN_COMMIT (or TXN_ABORT). The
- * changes are staged; the commit applies them to the inactive copy of the
- * rule set and flips the active generation, so a packet is classified
- * entirely by the old rule set or entirely by the new one. A message refused
- * inside a transaction marks it failed: its commit is refused (EINVAL, field
- * "txn") and nothing changes. docs/rules.md has the whole protocol.
+ * changes are staged; the commit links the transaction's new rule entries,
+ * born at the next generation, marks the ones it deletes as dead from it,
+ * and publishes that generation in one store: a packet reads the generation
+ * once and sees only the entries alive at it, so it is classified entirely
+ * by the old rule set or entirely by the new one. A message refused inside
+ * a transaction marks it failed: its commit is refused (EINVAL, field "txn")
+ * and nothing changes. docs/rules.md has the whole protocol.
  */
 #ifndef DYNPF_CTRL_H
 #define DYNPF_CTRL_H
 
 #include "dynpf/pkt.h"
 
-#define DYNPF_CTRL_VERSION 2 /* 2: byte tests (struct dynpf_data_test) */
+#define DYNPF_CTRL_VERSION 3 /* 2: byte tests (struct dynpf_data_test); 3: dynpf_rule.expires */
 
 #define DYNPF_MAX_RULES 131072   /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
 #define DYNPF_MAX_TUPLES 64      /* distinct match masks (tuple space search) */
@@ -225,6 +227,12 @@ struct dynpf_rule {
 	__u32 burst;       /* limit: bucket size in packets (>= 1) */
 	__u32 sample_rate; /* sample: at most this many per second (>= 1) */
 	struct dynpf_match m;
+	/*
+	 * When the daemon removes the rule (`timeout`): CLOCK_REALTIME
+	 * nanoseconds, an absolute time that survives a restart of the daemon
+	 * in the pinned maps; 0: never. The BPF side keeps it, nothing more.
+	 */
+	__u64 expires;
 };
 
 /* Settings (DYNPF_MSG_SET). X(name, value, text) */
@@ -324,7 +332,7 @@ struct dynpf_ack {
 	__u16 type;  /* the message's type, or 0 when unreadable */
 	__u16 field; /* DYNPF_F_*: what was wrong, with err */
 	__s32 err;   /* 0, or a negative errno */
-	__u32 gen;   /* the active generation after the message */
+	__u32 gen;   /* the generation after the message (its low 32 bits) */
 	__u32 size;  /* bytes of this record */
 };
 
@@ -341,19 +349,32 @@ struct dynpf_ack_commit {
  * BPF_PROG_TEST_RUN, this in ctx_in, and the kernel copies it back there
  * when the program returns. A run takes at most DYNPF_ACK_MAX_RUN messages,
  * so its acks always fit in dynpf_acks.
+ *
+ * Reclaim (bpf/rules.h): a rule entry a commit retired stays linked until
+ * no packet can still read a generation that sees it, then is unlinked, and
+ * is free once no packet can still be walking over it. The producer learns
+ * both from RCU grace periods it waits for (loader/channel/ring.c): before
+ * one starts it reads the state's gen and epoch; once it has passed, it
+ * gives them to the next run as synced_gen and synced_epoch.
  */
 #define DYNPF_ACK_MAX_RUN 4096
 struct dynpf_drain_args {
-	__u32 synced;   /* in: a grace period passed since the last commit */
-	__u32 max_msgs; /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN) */
-	__u32 drained;  /* out: messages taken from the ring */
-	__s32 err;      /* out: 0, or -EAGAIN: the last commit awaits `synced` */
+	__u64 synced_gen;   /* in: every packet now running read a generation >= this */
+	__u32 synced_epoch; /* in: no packet is on an entry unlinked at an epoch below this */
+	__u32 max_msgs;     /* in: at most this many messages (<= DYNPF_ACK_MAX_RUN); */
+	__u32 reclaim_max;  /* in: at most this many entries unlinked, and as many freed */
+	__u32 drained;      /* out: messages taken from the ring */
+	__s32 err;          /* out: 0, or -EAGAIN: a commit waits for what a grace period frees */
+	__u32 limbo;        /* out: entries retired or unlinked and not yet free */
+	__u64 gen;          /* out: the generation packets read now */
+	__u32 epoch;        /* out: the reclaim epoch now */
+	__u32 reclaimed;    /* out: entries unlinked or freed by this run */
 };
 
 /* What the data path decided for the last packet (per CPU; tests, replay). */
 #define DYNPF_VF_MARK 0x01 /* a mark rule acted: mark holds the value */
 struct dynpf_verdict {
-	__u32 gen;   /* the generation that classified it */
+	__u32 gen;   /* the generation that classified it (its low 32 bits) */
 	__u32 rule;  /* the rule that decided it, 0: the default action */
 	__u8 action; /* DYNPF_ACT_PASS, _DROP, _REDIRECT */
 	__u8 nmatch; /* non-terminal rules that acted, in match[] */
@@ -395,11 +416,12 @@ struct dynpf_sample {
 };
 
 /*
- * Map layouts user space reads (the rule set's state and its rule table,
- * bpf/rules.h explains both). dynpf_rules holds entry id * 2 + side.
+ * Map layouts user space reads (the rule set's state and its rule pool,
+ * bpf/rules.h explains both): dynpf_idx maps a rule id to its entry of
+ * dynpf_rules.
  */
 /*
- * The classifier's field filters (bpf/rules.h): per side and stack, for the
+ * The classifier's field filters (bpf/rules.h): per stack, for the
  * source and destination address and port, a tuple bitmap per 16-bit value.
  */
 #define DYNPF_FS_SRC 0
@@ -408,7 +430,7 @@ struct dynpf_sample {
 #define DYNPF_FS_DPORT 3
 #define DYNPF_FS_NFIELDS 4
 #define DYNPF_FS_VALS 65536
-#define DYNPF_FS_ENTRIES (2 * DYNPF_MAX_STACKS * DYNPF_FS_NFIELDS * DYNPF_FS_VALS)
+#define DYNPF_FS_ENTRIES (DYNPF_MAX_STACKS * DYNPF_FS_NFIELDS * DYNPF_FS_VALS)
 
 /*
  * What a side's rules need of the parse (dynpf_state.needs): the data path
@@ -421,37 +443,75 @@ struct dynpf_sample {
 #define DYNPF_NEED_FULL 0x08    /* everything: a test of the parse error, a sample */
 #define DYNPF_NEED_BITS 4
 
+/*
+ * What a packet reads of the rule set, once, in one 64-bit load
+ * (dynpf_state.pub): the generation it is classified at, what the rules
+ * alive at it need of the parse, the settings, and whether any rule lives.
+ * The drain writes it in one store, last, at each commit.
+ */
+#define DYNPF_PUB_NEEDS 0x0f        /* DYNPF_NEED_* of the rules alive */
+#define DYNPF_PUB_DROP 0x10         /* default-action drop */
+#define DYNPF_PUB_ARP_ND_RULES 0x20 /* pass-arp-nd off: ARP and ND go to the rules */
+#define DYNPF_PUB_RULES 0x40        /* at least one rule alive */
+#define DYNPF_PUB_GEN_SHIFT 8       /* the generation: the 56 bits above */
+#define DYNPF_PUB_GEN(pub) ((pub) >> DYNPF_PUB_GEN_SHIFT)
+
 struct dynpf_state {
-	__u32 active;      /* the side packets read: 0 or 1 */
-	__u32 gen;         /* +1 per commit */
-	__u32 side_gen[2]; /* the generation each side holds */
-	__u32 nrules[2];
-	__u32 tuples_hi[2]; /* tuple slots in use: 0 .. tuples_hi - 1 */
-	__u32 ntuples[2];
-	__u8 default_action[2]; /* 0 or DYNPF_ACT_PASS: pass; DYNPF_ACT_DROP */
-	__u8 arp_nd_rules[2];   /* 0: ARP and ND pass before any rule (the
-				 * default; `set pass-arp-nd off` makes it 1) */
+	__u64 pub;           /* DYNPF_PUB_*: what packets read */
+	__u64 gen;           /* the generation pub holds: +1 per commit */
+	__u32 nrules;        /* rules alive at gen */
+	__u32 ntuples;       /* tuples with a rule alive at gen */
+	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked */
+	__u8 default_action; /* DYNPF_ACT_PASS or DYNPF_ACT_DROP, at gen */
+	__u8 arp_nd_rules;   /* 0: ARP and ND pass before any rule (the default;
+			      * `set pass-arp-nd off` makes it 1) */
 	__u8 txn_open;
 	__u8 txn_failed;
-	__u8 journal; /* staged ops still to apply to the inactive side */
-	__u8 pad;
-	__u32 txn_id;    /* +1 per TXN_BEGIN */
-	__u32 nops;      /* staged ops of the open (or last) transaction */
-	__u32 new_masks; /* masks the open transaction adds */
+	__u8 pending; /* a commit waits for entries or tuple slots (args.err -EAGAIN) */
+	__u8 pad[7];
+	__u64 pending_seq; /* its message's */
+	__u32 txn_id;      /* +1 per TXN_BEGIN */
+	__u32 nops;        /* staged ops of the open (or last) transaction */
+	__u32 new_masks;   /* masks the open transaction adds */
 	__u32 added;
 	__u32 deleted;
-	__u32 needs[2]; /* DYNPF_NEED_* of each side's rules */
-	__u32 need_cnt[2][DYNPF_NEED_BITS];
+	__u32 need_cnt[DYNPF_NEED_BITS]; /* rules alive needing each DYNPF_NEED_* bit */
+	/* Reclaim (bpf/rules.h): the entry pool and the limbo ring. */
+	__u32 epoch;      /* +1 per drain run that unlinked entries */
+	__u32 hwm;        /* entries 1 .. hwm - 1 were given out once */
+	__u32 nfree;      /* entries on the free stack (dynpf_free) */
+	__u32 limbo_head; /* dynpf_limbo[head .. mid): unlinked, to free */
+	__u32 limbo_mid;  /* dynpf_limbo[mid .. tail): retired, to unlink */
+	__u32 limbo_tail; /* (counters; the ring's index is the counter modulo its size) */
 };
 
+/* A rule entry's state (dynpf_rule_ent.state). */
+#define DYNPF_ENT_FREE 0
+#define DYNPF_ENT_LINKED 1   /* in its bucket's chain: alive, unborn or retired */
+#define DYNPF_ENT_UNLINKED 2 /* out of the chain; readers may still be on it */
+
+/*
+ * An entry of the rule pool (dynpf_rules; index 0 is none). A packet at
+ * generation g sees it when g - born < span, unsigned, in 64 bits: then
+ * born <= g < born + span, since generations have 56 bits and g - born
+ * wraps to 2^64 - 2^56 or more for an entry born after g. span is
+ * DYNPF_SPAN_ALIVE while the rule lives; deleting the rule sets it to the
+ * deleting commit's generation - born. The fields a chain walk reads come
+ * first: with the rule's id, priority and action, one cache line.
+ */
+#define DYNPF_SPAN_ALIVE (1ull << 62)
 struct dynpf_rule_ent {
-	struct dynpf_rule r;
-	__u32 next; /* the next rule id in the bucket's chain, 0 at the end */
-	__u8 valid;
+	__u64 hash;  /* of the masked key and tuple: its bucket, compared first */
+	__u64 born;  /* the first generation that sees it */
+	__u64 span;  /* how many generations see it */
+	__u32 next;  /* the next entry in the bucket's chain, 0 at the end */
+	__u32 prev;  /* the one before it, 0: it heads the chain (the drain's own) */
+	__u32 epoch; /* the reclaim epoch it was unlinked at */
+	__u8 state;  /* DYNPF_ENT_* */
 	__u8 tuple;
 	__u8 terminal;
 	__u8 pad;
-	__u64 hash; /* of the masked key and tuple: its bucket, compared first */
+	struct dynpf_rule r;
 };
 
 #ifdef __cplusplus
@@ -464,18 +524,19 @@ DYNPF_CTRL_ASSERT(struct dynpf_tlv_test, 8);
 DYNPF_CTRL_ASSERT(struct dynpf_val_test, 12);
 DYNPF_CTRL_ASSERT(struct dynpf_data_test, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_match, 320);
-DYNPF_CTRL_ASSERT(struct dynpf_rule, 344);
-DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_add, 360);
+DYNPF_CTRL_ASSERT(struct dynpf_rule, 352);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_add, 368);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_del, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_txn, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_set, 32);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_counter_reset, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
-DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 16);
+DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 48);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
-DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 360);
+DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 392);
+DYNPF_CTRL_ASSERT(struct dynpf_state, 112);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 
 #endif /* DYNPF_CTRL_H */

@@ -296,7 +296,7 @@ static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct ben
 }
 
 /* dynpf bench: the command table (cli/cmds.h) calls it. */
-/* Both sides of the rule set of s need the whole parse. 0 or -errno (said). */
+/* The rule set of s needs the whole parse (its published word says so). 0 or -errno (said). */
 static int bench_need_everything(struct dynpf_bpf *s)
 {
 	struct dynpf_state st;
@@ -305,7 +305,7 @@ static int bench_need_everything(struct dynpf_bpf *s)
 
 	err = bpf_map_lookup_elem(fd, &zero, &st);
 	if (!err) {
-		st.needs[0] = st.needs[1] = DYNPF_NEED_FULL;
+		st.pub |= DYNPF_NEED_FULL;
 		err = bpf_map_update_elem(fd, &zero, &st, 0);
 	}
 	if (err)

@@ -3,8 +3,10 @@
  * The producer side of the control channel: see ring.h.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,6 +74,7 @@ int dynpf_ctrl_open(struct dynpf_ctrl *c, struct dynpf_bpf *skel)
 	}
 	c->self_drain = true;
 	c->timeout_ms = 5000;
+	c->reclaim_max = DYNPF_RECLAIM_PER_RUN;
 	c->urb = user_ring_buffer__new(bpf_map__fd(skel->maps.dynpf_ctrl), NULL);
 	if (!c->urb) {
 		err = -errno;
@@ -88,43 +91,198 @@ int dynpf_ctrl_open(struct dynpf_ctrl *c, struct dynpf_bpf *skel)
 	return 0;
 }
 
+static void gp_stop(struct dynpf_ctrl *c);
+
 void dynpf_ctrl_close(struct dynpf_ctrl *c)
 {
+	gp_stop(c);
 	user_ring_buffer__free(c->urb);
 	ring_buffer__free(c->acks);
 	free(c->ack);
 	memset(c, 0, sizeof(*c));
 }
 
+/* ---- grace periods, in a thread of their own ----------------------------- */
+
+/*
+ * The grace-period thread. It waits for one grace period at a time, as the
+ * producer asks (want), each after reading the state's generation and
+ * reclaim epoch: once it has passed, no packet reads an older generation
+ * and none is on an entry unlinked at an older epoch (struct
+ * dynpf_drain_args). The drain runs stay the producer's own thread's: the
+ * drain program must not run twice at once.
+ */
+struct dynpf_gp {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t want;     /* grace periods asked for (a count) */
+	uint64_t started;  /* the count the one under way answers */
+	uint64_t done;     /* the count answered */
+	uint64_t mark_gen; /* the generation and epoch read before the last one */
+	uint32_t mark_epoch;
+	int err;
+	bool quit;
+	int efd;
+	int state_fd, outer_fd, inner_fd;
+};
+
 /* Make the kernel wait for an RCU grace period: map-in-map updates do. */
-static int ctrl_sync(struct dynpf_ctrl *c)
+static int gp_wait_one(struct dynpf_gp *g)
 {
-	int outer = bpf_map__fd(c->skel->maps.dynpf_sync);
-	int inner = bpf_map__fd(c->skel->maps.dynpf_sync_inner);
 	uint32_t zero = 0;
 
-	if (bpf_map_update_elem(outer, &zero, &inner, BPF_ANY))
+	if (bpf_map_update_elem(g->outer_fd, &zero, &g->inner_fd, BPF_ANY))
 		return -errno;
-	c->need_sync = false;
 	return 0;
 }
 
-/* One run of the drain program, and the acks it wrote. */
-static int drain_once(struct dynpf_ctrl *c, uint32_t *drained)
+static void *gp_main(void *arg)
 {
-	/* The drain program's context (include/dynpf/ctrl.h). */
-	struct dynpf_drain_args args = { .max_msgs = DYNPF_ACK_MAX_RUN };
-	size_t before = c->nack;
+	struct dynpf_gp *g = arg;
+	struct dynpf_state st;
+	uint64_t ticket, one = 1;
+	uint32_t zero = 0;
 	int err;
 
-	if (c->need_sync) {
-		err = ctrl_sync(c);
+	pthread_mutex_lock(&g->mu);
+	while (!g->quit) {
+		if (g->done >= g->want) {
+			pthread_cond_wait(&g->cv, &g->mu);
+			continue;
+		}
+		ticket = g->want;
+		g->started = ticket;
+		pthread_mutex_unlock(&g->mu);
+		/* What the packets read before the grace period starts. */
+		err = bpf_map_lookup_elem(g->state_fd, &zero, &st) ? -errno : 0;
+		err = err ?: gp_wait_one(g);
+		pthread_mutex_lock(&g->mu);
+		if (!err) {
+			g->mark_gen = DYNPF_PUB_GEN(st.pub);
+			g->mark_epoch = st.epoch;
+		} else {
+			g->err = err;
+		}
+		g->done = ticket;
+		pthread_cond_broadcast(&g->cv);
+		if (write(g->efd, &one, sizeof(one)) < 0)
+			(void)0; /* a full counter is still readable */
+	}
+	pthread_mutex_unlock(&g->mu);
+	return NULL;
+}
+
+static int gp_start(struct dynpf_ctrl *c)
+{
+	struct dynpf_gp *g;
+	int err;
+
+	if (c->gp)
+		return 0;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (g->efd < 0) {
+		err = -errno;
+		free(g);
+		return err;
+	}
+	g->state_fd = bpf_map__fd(c->skel->maps.dynpf_state);
+	g->outer_fd = bpf_map__fd(c->skel->maps.dynpf_sync);
+	g->inner_fd = bpf_map__fd(c->skel->maps.dynpf_sync_inner);
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	err = -pthread_create(&g->th, NULL, gp_main, g);
+	if (err) {
+		close(g->efd);
+		free(g);
+		return err;
+	}
+	c->gp = g;
+	return 0;
+}
+
+static void gp_stop(struct dynpf_ctrl *c)
+{
+	struct dynpf_gp *g = c->gp;
+
+	if (!g)
+		return;
+	pthread_mutex_lock(&g->mu);
+	g->quit = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+	pthread_join(g->th, NULL);
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->cv);
+	close(g->efd);
+	free(g);
+	c->gp = NULL;
+}
+
+/* Ask for a grace period in the background, unless one is under way. */
+static int gp_request(struct dynpf_ctrl *c)
+{
+	int err = gp_start(c);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&c->gp->mu);
+	if (c->gp->want == c->gp->done) {
+		c->gp->want++;
+		pthread_cond_broadcast(&c->gp->cv);
+	}
+	pthread_mutex_unlock(&c->gp->mu);
+	return 0;
+}
+
+/* Wait for a grace period that starts after now. */
+static int gp_sync(struct dynpf_ctrl *c)
+{
+	struct dynpf_gp *g;
+	uint64_t target;
+	int err = gp_start(c);
+
+	if (err)
+		return err;
+	g = c->gp;
+	pthread_mutex_lock(&g->mu);
+	target = g->started + 1;
+	if (g->want < target)
+		g->want = target;
+	pthread_cond_broadcast(&g->cv);
+	while (g->done < target && !g->err)
+		pthread_cond_wait(&g->cv, &g->mu);
+	err = g->err;
+	pthread_mutex_unlock(&g->mu);
+	return err;
+}
+
+int dynpf_ctrl_gp_fd(struct dynpf_ctrl *c)
+{
+	return c->gp ? c->gp->efd : -1;
+}
+
+/* One run of the drain program, and the acks it wrote. */
+static int drain_once(struct dynpf_ctrl *c, uint32_t max_msgs, uint32_t reclaim, uint32_t *drained)
+{
+	/* The drain program's context (include/dynpf/ctrl.h). */
+	struct dynpf_drain_args args = { .max_msgs = max_msgs, .reclaim_max = reclaim };
+	int err;
+
+	if (c->gp) {
+		pthread_mutex_lock(&c->gp->mu);
+		args.synced_gen = c->gp->mark_gen;
+		args.synced_epoch = c->gp->mark_epoch;
+		err = c->gp->err;
+		pthread_mutex_unlock(&c->gp->mu);
 		if (err) {
 			p_err("cannot wait for an RCU grace period: %s", strerror(-err));
 			return err;
 		}
 	}
-	args.synced = 1;
 	/* A syscall program's test run copies the context back into ctx_in. */
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = &args, .ctx_size_in = sizeof(args));
 
@@ -134,7 +292,8 @@ static int drain_once(struct dynpf_ctrl *c, uint32_t *drained)
 		p_err("cannot run the drain program: %s", strerror(-err));
 		return err;
 	}
-	if (args.err) {
+	c->held = args.err == -EAGAIN;
+	if (args.err && !c->held) {
 		p_err("the drain program failed: %s", strerror(-args.err));
 		return args.err;
 	}
@@ -143,9 +302,16 @@ static int drain_once(struct dynpf_ctrl *c, uint32_t *drained)
 		p_err("cannot read the acks: %s", strerror(-err));
 		return err;
 	}
-	for (size_t i = before; i < c->nack; i++)
-		if (c->ack[i].a.type == DYNPF_MSG_TXN_COMMIT && !c->ack[i].a.err)
-			c->need_sync = true;
+	c->gen = args.gen;
+	c->limbo = args.limbo;
+	/* Entries wait: the next grace period, in the background. */
+	if (c->limbo) {
+		err = gp_request(c);
+		if (err) {
+			p_err("cannot start the grace-period thread: %s", strerror(-err));
+			return err;
+		}
+	}
 	*drained = args.drained;
 	return 0;
 }
@@ -155,21 +321,57 @@ int dynpf_ctrl_flush(struct dynpf_ctrl *c)
 	uint32_t drained;
 	int err;
 
-	while (c->acked < c->sent) {
-		err = drain_once(c, &drained);
+	while (c->acked < c->sent || c->held) {
+		err = drain_once(c, DYNPF_ACK_MAX_RUN, c->reclaim_max, &drained);
 		if (err)
 			return err;
+		if (c->held) {
+			/* A commit waits for room: what the next grace period frees. */
+			err = gp_sync(c);
+			if (err) {
+				p_err("cannot wait for an RCU grace period: %s", strerror(-err));
+				return err;
+			}
+			continue;
+		}
 		if (!drained && c->acked < c->sent) {
 			p_err("%llu messages sent but not acked, and the ring is empty",
 			      (unsigned long long)(c->sent - c->acked));
 			return -EPROTO;
 		}
 	}
-	/* Bring the side the last commit left up to date now, not at the next
-	 * message: it costs a grace period, which is better paid here. */
-	if (c->need_sync)
-		return drain_once(c, &drained);
 	return 0;
+}
+
+int dynpf_ctrl_reclaim(struct dynpf_ctrl *c, uint32_t max)
+{
+	uint64_t n;
+	uint32_t drained;
+
+	if (c->gp && read(c->gp->efd, &n, sizeof(n)) < 0)
+		(void)0; /* nothing to read: a run all the same */
+	if (c->acked < c->sent)
+		return 0; /* a flush will do it */
+	return drain_once(c, DYNPF_ACK_MAX_RUN, max ? max : 2 * DYNPF_MAX_RULES, &drained);
+}
+
+int dynpf_ctrl_quiesce(struct dynpf_ctrl *c)
+{
+	uint32_t drained;
+	int err;
+
+	err = dynpf_ctrl_flush(c);
+	err = err ?: drain_once(c, DYNPF_ACK_MAX_RUN, 2 * DYNPF_MAX_RULES, &drained);
+	/* Two grace periods at most: one to unlink, one to free. */
+	for (int i = 0; !err && c->limbo && i < 8; i++) {
+		err = gp_sync(c);
+		err = err ?: drain_once(c, DYNPF_ACK_MAX_RUN, 2 * DYNPF_MAX_RULES, &drained);
+	}
+	if (!err && c->limbo) {
+		p_err("%u rule entries still wait to be reclaimed after 8 grace periods", c->limbo);
+		err = -EBUSY;
+	}
+	return err;
 }
 
 /*
@@ -234,10 +436,12 @@ int dynpf_ctrl_recover(struct dynpf_ctrl *c, int *discarded)
 
 	/* At most the ring's worth of messages: a few runs of the drain. */
 	for (int i = 0; i < 64; i++) {
-		err = drain_once(c, &drained);
+		err = drain_once(c, DYNPF_ACK_MAX_RUN, c->reclaim_max, &drained);
+		if (!err && c->held) /* a commit it left, waiting for room */
+			err = gp_sync(c);
 		if (err)
 			return err;
-		if (!drained)
+		if (!drained && !c->held)
 			break;
 		total += drained;
 	}

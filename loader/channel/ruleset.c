@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -126,61 +128,104 @@ json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
 	return o;
 }
 
-int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs)
+/* A read-only mapping of a whole BPF_F_MMAPABLE array map. */
+static const void *map_view(struct bpf_map *map, size_t *len)
 {
-	int fd = bpf_map__fd(skel->maps.dynpf_rules), sfd = bpf_map__fd(skel->maps.dynpf_state);
-	__u32 cap = bpf_map__max_entries(skel->maps.dynpf_rules) / 2, zero = 0;
-	struct dynpf_state *st;
-	struct dynpf_rule_ent e;
-	void *sv;
-	int err = 0;
+	size_t page = sysconf(_SC_PAGESIZE);
+	void *p;
 
-	if (bpf_map__value_size(skel->maps.dynpf_rules) != sizeof(e))
+	*len = (size_t)bpf_map__max_entries(map) * ((bpf_map__value_size(map) + 7) & ~7u);
+	*len = (*len + page - 1) & ~(page - 1);
+	p = mmap(NULL, *len, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void dynpf_rules_view_close(struct dynpf_rules_view *v)
+{
+	if (v->st)
+		munmap((void *)v->st, v->st_len);
+	if (v->idx)
+		munmap((void *)v->idx, v->idx_len);
+	if (v->ent)
+		munmap((void *)v->ent, v->ent_len);
+	memset(v, 0, sizeof(*v));
+}
+
+int dynpf_rules_view_open(struct dynpf_bpf *skel, struct dynpf_rules_view *v)
+{
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	if (bpf_map__value_size(skel->maps.dynpf_rules) != sizeof(struct dynpf_rule_ent) ||
+	    bpf_map__value_size(skel->maps.dynpf_state) != sizeof(struct dynpf_state))
 		return -EPROTO;
-	sv = calloc(1, bpf_map__value_size(skel->maps.dynpf_state));
-	if (!sv)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(sfd, &zero, sv)) {
+	v->st = map_view(skel->maps.dynpf_state, &v->st_len);
+	v->idx = map_view(skel->maps.dynpf_idx, &v->idx_len);
+	v->ent = map_view(skel->maps.dynpf_rules, &v->ent_len);
+	if (!v->st || !v->idx || !v->ent) {
 		err = -errno;
-		goto out;
+		dynpf_rules_view_close(v);
+		return err ? err : -ENOMEM;
 	}
-	st = sv;
-	if (st->default_action[st->active & 1] == DYNPF_ACT_DROP) {
+	v->nids = bpf_map__max_entries(skel->maps.dynpf_idx);
+	v->nents = bpf_map__max_entries(skel->maps.dynpf_rules);
+	return 0;
+}
+
+const struct dynpf_rule *dynpf_rules_view_get(const struct dynpf_rules_view *v, __u32 id)
+{
+	__u32 e;
+
+	if (!id || id >= v->nids)
+		return NULL;
+	e = __atomic_load_n(&v->idx[id], __ATOMIC_ACQUIRE);
+	if (!e || e >= v->nents)
+		return NULL;
+	return &v->ent[e].r;
+}
+
+int dynpf_ruleset_read_view(const struct dynpf_rules_view *v, struct dynpf_ruleset *rs)
+{
+	if (v->st->default_action == DYNPF_ACT_DROP) {
 		rs->set_seen |= 1u << DYNPF_SET_DEFAULT_ACTION;
 		rs->set[DYNPF_SET_DEFAULT_ACTION] = DYNPF_ACT_DROP;
 	}
-	if (st->arp_nd_rules[st->active & 1]) {
+	if (v->st->arp_nd_rules) {
 		rs->set_seen |= 1u << DYNPF_SET_PASS_ARP_ND;
 		rs->set[DYNPF_SET_PASS_ARP_ND] = 0;
 	}
-	for (__u32 id = 1; id < cap; id++) {
-		__u32 k = id * 2 + (st->active & 1);
+	for (__u32 id = 1; id < v->nids; id++) {
+		const struct dynpf_rule *r = dynpf_rules_view_get(v, id);
 
-		if (bpf_map_lookup_elem(fd, &k, &e)) {
-			err = -errno;
-			goto out;
-		}
-		if (!e.valid)
+		if (!r)
 			continue;
 		if (rs->n == rs->cap) {
 			size_t ncap = rs->cap ? 2 * rs->cap : 64;
-			void *r = realloc(rs->rules, ncap * sizeof(*rs->rules));
-			void *l = r ? realloc(rs->lines, ncap * sizeof(*rs->lines)) : NULL;
+			void *nr = realloc(rs->rules, ncap * sizeof(*rs->rules));
+			void *l = nr ? realloc(rs->lines, ncap * sizeof(*rs->lines)) : NULL;
 
-			if (r)
-				rs->rules = r;
-			if (!r || !l) {
-				err = -ENOMEM;
-				goto out;
-			}
+			if (nr)
+				rs->rules = nr;
+			if (!nr || !l)
+				return -ENOMEM;
 			rs->lines = l;
 			rs->cap = ncap;
 		}
 		rs->lines[rs->n] = 0;
-		rs->rules[rs->n++] = e.r;
+		rs->rules[rs->n++] = *r;
 		dynpf_rule_ids_set(&rs->ids, id);
 	}
-out:
-	free(sv);
+	return 0;
+}
+
+int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs)
+{
+	struct dynpf_rules_view v;
+	int err = dynpf_rules_view_open(skel, &v);
+
+	if (err)
+		return err;
+	err = dynpf_ruleset_read_view(&v, rs);
+	dynpf_rules_view_close(&v);
 	return err;
 }

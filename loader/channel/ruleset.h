@@ -28,12 +28,35 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen);
 
 /*
- * The active rule set of a loaded object, read back from its maps into rs
+ * The rule set's maps as memory (BPF_F_MMAPABLE, bpf/rules.h), read-only:
+ * the state, the entry of each rule id, the entry pool. What the producer
+ * reads between its drain runs is the rule set of the last commit.
+ */
+struct dynpf_bpf;
+struct dynpf_rules_view {
+	const struct dynpf_state *st;
+	const __u32 *idx;                 /* nids: id -> entry, 0: none */
+	const struct dynpf_rule_ent *ent; /* nents */
+	__u32 nids, nents;
+	size_t st_len, idx_len, ent_len; /* the mappings' lengths */
+};
+
+/* Map them (v zeroed by the caller, or closed). 0 or -errno. */
+int dynpf_rules_view_open(struct dynpf_bpf *skel, struct dynpf_rules_view *v);
+void dynpf_rules_view_close(struct dynpf_rules_view *v);
+
+/* The rule of id alive at the current generation, or NULL. */
+const struct dynpf_rule *dynpf_rules_view_get(const struct dynpf_rules_view *v, __u32 id);
+
+/*
+ * The rule set of a loaded object, read back from its maps into rs
  * (initialized by the caller): the rules in id order, and the settings the
  * set holds. What `rules save` prints. 0 or -errno.
  */
-struct dynpf_bpf;
 int dynpf_ruleset_read(struct dynpf_bpf *skel, struct dynpf_ruleset *rs);
+
+/* The same from a view. */
+int dynpf_ruleset_read_view(const struct dynpf_rules_view *v, struct dynpf_ruleset *rs);
 
 /* The largest rule id in rs, + 1: the rule tables a load needs. */
 __u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs);

@@ -147,8 +147,8 @@ static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 	jadd(o, "pid", json_object_new_int(getpid()));
 	jadd(o, "pin_dir", json_object_new_string(d->cfg.pin_dir));
 	jadd(o, "generation", json_object_new_int64(st.gen));
-	jadd(o, "rules", json_object_new_int64(st.nrules[st.active & 1]));
-	jadd(o, "tuples", json_object_new_int64(st.ntuples[st.active & 1]));
+	jadd(o, "rules", json_object_new_int64(st.nrules));
+	jadd(o, "tuples", json_object_new_int64(st.ntuples));
 	if (v && v->gen == st.gen)
 		jadd(o, "digest", json_object_new_string(v->digest));
 	jadd(o, "adopted", json_object_new_boolean(d->adopted));

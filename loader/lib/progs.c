@@ -133,7 +133,7 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	/* Map sizes must not be 0: a table for id 0 alone holds no rule. */
 	uint32_t ids = max_rules ? max_rules : 1;
 	uint32_t ops = max_rules ? (max_rules < 64 ? 64 : max_rules) : 1;
-	uint32_t buckets = 64; /* per side: a power of 2, twice the rules */
+	uint32_t buckets = 64; /* a power of 2, twice the rules */
 	int err = 0;
 
 	while (buckets < 2 * ids)
@@ -144,12 +144,16 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	skel->rodata->dynpf_cfg_max_rules = max_rules;
 	skel->rodata->dynpf_cfg_max_ops = ops;
 	skel->rodata->dynpf_cfg_buckets = buckets;
+	/* The entry pool and its free stack and limbo ring: twice the ids. */
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rules, 2 * ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_free, 2 * ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_limbo, 2 * ids);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_idx, ids);
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ids, ids);
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_rule_stats, ids);
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_buckets, ids);
 	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_ops, ops);
-	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_heads, 2 * buckets);
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_heads, buckets);
 	/* The field filters: 8 MB, of use only with rules. */
 	err = err
 		      ?: bpf_map__set_max_entries(skel->maps.dynpf_fsel,

@@ -51,8 +51,8 @@ bool dynpf_has_cap(int cap);
 
 /*
  * max_rules: rule ids the rule tables hold (0: none; rules cannot be
- * loaded). The tables are sized to it: 2 * 192 bytes per id, and the
- * per-CPU counters.
+ * loaded). The tables are sized to it: an entry pool of twice the ids,
+ * 2 * 240 bytes per id, and the per-CPU counters.
  */
 int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
 		     uint32_t max_rules);
