@@ -174,6 +174,14 @@ struct dynpf_drain_ctx {
 	__u64 commit_seq;
 };
 
+/* The drain's counts of tuple t. */
+static __always_inline struct dynpf_tuple_cnt *dynpf_tcnt(__u32 t)
+{
+	__u32 k = t & (DYNPF_MAX_TUPLES - 1);
+
+	return bpf_map_lookup_elem(&dynpf_tuple_cnt, &k);
+}
+
 /* Entries in the pool: ids times two (a whole set replaced, the old one in limbo). */
 static __always_inline __u32 dynpf_pool_size(void)
 {
@@ -265,6 +273,7 @@ static __always_inline void dynpf_tuple_konst(struct dynpf_tuple *tu, __u32 t)
 DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int live)
 {
 	struct dynpf_state *st = dynpf_state_get();
+	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
 	int free = -1;
 	__u32 t;
@@ -273,10 +282,11 @@ DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int 
 		return -1;
 	bpf_for(t, 0, DYNPF_MAX_TUPLES) {
 		tu = dynpf_tuple(t);
-		if (!tu)
+		tc = dynpf_tcnt(t);
+		if (!tu || !tc)
 			break;
 		if (tu->used) {
-			if ((!live || tu->nlive) && dynpf_key_eq(&tu->mask, mask))
+			if ((!live || tc->nlive) && dynpf_key_eq(&tu->mask, mask))
 				return t;
 		} else if (free < 0) {
 			free = t;
@@ -285,11 +295,12 @@ DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int 
 	if (!alloc || free < 0)
 		return -1;
 	tu = dynpf_tuple(free);
-	if (!tu)
+	tc = dynpf_tcnt(free);
+	if (!tu || !tc)
 		return -1;
 	tu->mask = *mask;
-	tu->nrules = 0;
-	tu->nlive = 0;
+	tc->nrules = 0;
+	tc->nlive = 0;
 	tu->min_prio = 0xffffffff;
 	dynpf_tuple_konst(tu, free);
 	dynpf_fs_tuple(free, mask, 1);
@@ -302,10 +313,10 @@ DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int 
 /* Tuple t's bit in one entry of a selection table: set if n rules can match. */
 static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
 {
-	if (n)
-		*w |= 1ull << (t & (DYNPF_MAX_TUPLES - 1));
-	else
-		*w &= ~(1ull << (t & (DYNPF_MAX_TUPLES - 1)));
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), v = n ? *w | bit : *w & ~bit;
+
+	if (v != *w) /* no store otherwise: packets read the line */
+		*w = v;
 }
 
 /* Rule r, of masked key k, in tuple t: its bits in the field filters. */
@@ -320,7 +331,7 @@ static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const 
 			continue;
 		idx = dynpf_fs_idx(s, f, dynpf_fs_val(k, f, v6));
 		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
-		if (w)
+		if (w && !(*w & bit)) /* no store if set: packets read the line */
 			*w |= bit;
 	}
 }
@@ -376,17 +387,17 @@ static __always_inline void dynpf_live_count(struct dynpf_state *st, const struc
 					     __u32 t, int delta)
 {
 	__u32 needs = dynpf_rule_needs(r), b;
-	struct dynpf_tuple *tu = dynpf_tuple(t);
+	struct dynpf_tuple_cnt *tc = dynpf_tcnt(t);
 
 	for (b = 0; b < DYNPF_NEED_BITS; b++)
 		if (needs & (1u << b))
 			st->need_cnt[b] += delta;
 	st->nrules += delta;
-	if (!tu)
+	if (!tc)
 		return;
-	if (delta > 0 && !tu->nlive++)
+	if (delta > 0 && !tc->nlive++)
 		st->ntuples++;
-	else if (delta < 0 && tu->nlive && !--tu->nlive && st->ntuples)
+	else if (delta < 0 && tc->nlive && !--tc->nlive && st->ntuples)
 		st->ntuples--;
 }
 
@@ -442,6 +453,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 	struct dynpf_state *st = dynpf_state_get();
 	__u32 idx, *head, prev = 0, cur, j;
 	struct dynpf_rule_ent *e, *ce;
+	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
 	int t;
 
@@ -482,7 +494,9 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 	}
 	e->next = cur;
 	e->prev = prev;
-	tu->nrules++;
+	tc = dynpf_tcnt(t);
+	if (tc)
+		tc->nrules++;
 	dynpf_sel_count(t, r, 1);
 	dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
 	if (r->prio < tu->min_prio)
@@ -513,6 +527,7 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 {
 	struct dynpf_state *st = dynpf_state_get();
 	struct dynpf_rule_ent *e = dynpf_ent(idx), *o;
+	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
 	__u32 *head;
 
@@ -532,11 +547,12 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 		o->prev = e->prev;
 	dynpf_sel_count(e->tuple, &e->r, -1);
 	tu = dynpf_tuple(e->tuple);
-	if (tu && tu->nrules && !--tu->nrules) {
+	tc = dynpf_tcnt(e->tuple);
+	if (tu && tc && tc->nrules && !--tc->nrules) {
 		tu->used = 0;
 		dynpf_fs_tuple(e->tuple, &tu->mask, 0);
 		tu->min_prio = 0xffffffff;
-		tu->nlive = 0;
+		tc->nlive = 0;
 		if (st->tuples_used)
 			st->tuples_used--;
 	}

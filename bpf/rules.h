@@ -41,10 +41,14 @@
 #include "dynpf/ctrl.h"
 #include "match.h"
 
+/*
+ * A tuple, as packets read it: what the drain writes into it only when the
+ * tuple is made or freed, or a rule lowers its min_prio (its counts are in
+ * struct dynpf_tuple_cnt, which packets never read: the cache line packets
+ * read stays theirs while rules come and go).
+ */
 struct dynpf_tuple {
 	struct dynpf_key mask;
-	__u32 nrules;   /* entries linked: alive, unborn, or retired in limbo */
-	__u32 nlive;    /* rules alive at the current generation */
 	__u32 min_prio; /* no rule of the tuple has a lower priority */
 	__u8 used;
 	/*
@@ -75,6 +79,8 @@ struct dynpf_tuple {
 struct dynpf_tuple_cnt {
 	__u32 fam[3]; /* rules without a family test, of IPv4, of IPv6 */
 	__u32 proto[DYNPF_SEL_ANY + 1];
+	__u32 nrules; /* entries linked: alive, unborn, or retired in limbo */
+	__u32 nlive;  /* rules alive at the current generation */
 };
 
 /*

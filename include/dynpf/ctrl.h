@@ -459,6 +459,7 @@ struct dynpf_sample {
 struct dynpf_state {
 	__u64 pub;           /* DYNPF_PUB_*: what packets read */
 	__u64 gen;           /* the generation pub holds: +1 per commit */
+	__u8 pad0[48];       /* the rest, written at every message: other cache lines */
 	__u32 nrules;        /* rules alive at gen */
 	__u32 ntuples;       /* tuples with a rule alive at gen */
 	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked */
@@ -536,7 +537,7 @@ DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 48);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
 DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 392);
-DYNPF_CTRL_ASSERT(struct dynpf_state, 112);
+DYNPF_CTRL_ASSERT(struct dynpf_state, 160);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 
 #endif /* DYNPF_CTRL_H */

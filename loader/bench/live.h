@@ -163,6 +163,9 @@ struct bench_live {
 	uint32_t exp_catch_all[2];         /* decided by the catch-all */
 	struct lv_run run[LV_NCONF];
 	struct lv_push push;
+	/* Single-rule transactions under the same traffic, after the push. */
+	struct rb_single single;
+	double single_mpps; /* received meanwhile */
 	int xb;
 	char xb_msg[256];
 	char *xb_out; /* xdp-bench's own output, where it ran */
@@ -275,8 +278,11 @@ int lv_txn(struct lv_ctx *x, const struct lv_op *ops, size_t n, const char *what
 int lv_load_set(struct lv_ctx *x, uint32_t n);
 int lv_expect(struct lv_ctx *x);
 
-/* live_push.c, live_xdpbench.c */
+/* live_push.c: the push, then single-rule transactions (rules_single.c), traffic on */
 int lv_push(struct lv_ctx *x, struct lv_window *w);
+int lv_single(struct lv_ctx *x);
+
+/* live_xdpbench.c */
 void lv_run_xdp_bench(struct lv_ctx *x);
 
 #endif

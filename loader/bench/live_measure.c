@@ -142,6 +142,7 @@ int lv_run_conf(struct lv_ctx *x, int conf)
 	r->done = true;
 	if (conf == LV_XDP_BIG) {
 		err = lv_push(x, &w);
+		err = err ?: lv_single(x);
 		if (err)
 			goto out;
 	}

@@ -105,6 +105,11 @@ void bench_live_print_text(const struct bench_live *r)
 		       "Frames a generated rule decides never reach the markers: not checked.\n",
 		       LV_CHURN, LV_CHURN);
 	}
+	if (r->single.done) {
+		rb_single_print(&r->single, "under the traffic");
+		printf("received meanwhile: %.3f Mpps (%s)\n", r->single_mpps,
+		       lv_confs[LV_XDP_BIG].label);
+	}
 	if (r->xb != XB_NOT_RUN) {
 		printf("\nxdp-bench: %s\n", r->xb_msg);
 		if (r->xb == XB_OK && r->xb_out)
@@ -215,6 +220,12 @@ json_object *bench_live_json(const struct bench_live *r)
 		json_object_object_add(j, "per_second_mpps",
 				       bench_json_doubles(p->per_s.v, p->per_s.n, "%.3f"));
 		json_object_object_add(o, "push", j);
+	}
+	if (r->single.done) {
+		json_object *j = rb_single_json(&r->single);
+
+		json_object_object_add(j, "received_mpps", dynpf_json_num(r->single_mpps, "%.3f"));
+		json_object_object_add(o, "single", j);
 	}
 	if (r->xb != XB_NOT_RUN) {
 		json_object *j = json_object_new_object();

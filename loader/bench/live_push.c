@@ -5,6 +5,8 @@
  * pushed through dynpf_ctrl: LV_PUSH_TXNS transactions of LV_PUSH_TXN
  * updates each, flushed one by one, a line a second; then the control,
  * and the push's rules removed again (live_run.c says what is checked).
+ * Then the single-rule transactions of the rules benchmark
+ * (rules_single.c), the traffic still on: its second column.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,7 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "bench/live.h"
+#include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
+#include "dynpf.skel.h"
 #include "lib/log.h"
 
 /*
@@ -141,4 +147,29 @@ int lv_push(struct lv_ctx *x, struct lv_window *w)
 	/* Back to the 10,000 rules, for the TC run. */
 	n = push_ops(-1, ops);
 	return lv_txn(x, ops, n, "removing the push's rules");
+}
+
+int lv_single(struct lv_ctx *x)
+{
+	struct bench_live *r = x->res;
+	uint64_t act0[DYNPF_STATS_ACTS], act1[DYNPF_STATS_ACTS];
+	double t0;
+	int err;
+
+	if (x->cfg->print_live)
+		printf("single-rule transactions: %u of each kind, the traffic on\n", RB_SGL_N);
+	err = lv_rx_read(x, LV_XDP_BIG, act0);
+	if (err)
+		return err;
+	t0 = dynpf_now();
+	err = rb_single_run(&x->c, bpf_program__fd(x->pr.skel->progs.dynpf_xdp),
+			    x->pr.skel->maps.dynpf_verdicts, x->rules, &r->single);
+	err = err ?: lv_sender_error(&x->tx);
+	err = err ?: lv_rx_read(x, LV_XDP_BIG, act1);
+	if (err)
+		return err;
+	for (int i = 0; i < DYNPF_STATS_ACTS; i++)
+		act1[i] -= act0[i];
+	r->single_mpps = lv_sum_acts(act1) / (dynpf_now() - t0) / 1e6;
+	return 0;
 }

@@ -12,6 +12,7 @@
  *   rules_classify.c  classification: checked, then timed per rule count
  *   rules_updates.c   rule updates per second, and the raw map-write floor
  *   rules_effect.c    the time from submit to effective
+ *   rules_single.c    single-rule transactions: rates, ack latency, in force
  *   rules_nft.c       nft -f of the same rules
  *   rules_stages.c    where the time goes: dynpf_xdp stopped after each stage
  *   rules_opts.c      option areas with a rule that tests them, against direct
@@ -160,6 +161,44 @@ struct rb_upd {
 	double med_ring, med_elem, med_batch, med_txn_us;
 };
 
+/*
+ * rules_single.c: single-rule transactions (issue 19), RB_SGL_N of each
+ * kind timed, RB_SGL_CHECKS each checked by the next packet; rule ids from
+ * RB_SGL_BASE (above the generated sets' and --live's own).
+ */
+#define RB_SGL_N 10000
+#define RB_SGL_CHECKS 1000
+#define RB_SGL_BASE 110000
+enum {
+	RB_SGL_ADD,
+	RB_SGL_REPLACE,
+	RB_SGL_DEL,
+	RB_SGL_NKINDS
+};
+extern const char *const rb_sgl_kind[RB_SGL_NKINDS];
+
+struct rb_single {
+	bool done;
+	uint32_t rules; /* loaded besides */
+	uint32_t n;     /* transactions of each kind, timed */
+	double per_s[RB_SGL_NKINDS];
+	double p50_us[RB_SGL_NKINDS], p99_us[RB_SGL_NKINDS], max_us[RB_SGL_NKINDS];
+	double all_per_s; /* the kinds one after another */
+	uint32_t checked, in_force;
+	uint32_t limbo_max; /* entries waiting to be reclaimed, at most */
+};
+
+struct bpf_map;
+/*
+ * On the control channel c, with rules loaded (said in the output): xdp_fd
+ * is dynpf_xdp on c's maps, verdicts its dynpf_verdicts. Leaves the rule
+ * set as it found it. 0 or -errno (said; -EPROTO: a change not in force).
+ */
+int rb_single_run(struct dynpf_ctrl *c, int xdp_fd, struct bpf_map *verdicts, uint32_t rules,
+		  struct rb_single *s);
+void rb_single_print(const struct rb_single *s, const char *where);
+json_object *rb_single_json(const struct rb_single *s); /* NULL when not run */
+
 struct rb_eff {
 	uint32_t rules;
 	double us[BENCH_EFF_SAMPLES];       /* begin to the first drop after the flush */
@@ -196,6 +235,7 @@ struct bench_rules {
 	struct rb_upd upd[RB_NBATCHES];
 	struct rb_eff eff[2];
 	size_t neff;
+	struct rb_single single;
 	int poller_cpu; /* the concurrent poller's CPU, or -1: none */
 	int nft;
 	char nft_msg[256];

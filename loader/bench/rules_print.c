@@ -193,6 +193,7 @@ void bench_rules_print_text(const struct bench_rules *r)
 	rb_print_options(r);
 	print_updates(r);
 	print_effective(r);
+	rb_single_print(&r->single, "the rule set idle");
 	print_nft(r);
 }
 
@@ -319,6 +320,7 @@ json_object *bench_rules_json(const struct bench_rules *r)
 		json_object_array_add(eff, j);
 	}
 	json_object_object_add(o, "submit_to_effective", eff);
+	json_object_object_add(o, "single", rb_single_json(&r->single));
 	nft = json_object_new_object();
 	json_object_object_add(nft, "status",
 			       json_object_new_string(r->nft == NFT_OK       ? "ok"

@@ -12,6 +12,8 @@
  *   classification at each count (rules_classify.c);
  *   updates per second, on the empty set (rules_updates.c);
  *   submit to effective, with 1 rule and the largest count (rules_effect.c);
+ *   single-rule transactions, with 10,000 rules (or the largest count below
+ *   it: rules_single.c);
  *   nft -f of the same sets, where nft is installed (rules_nft.c).
  */
 #include <errno.h>
@@ -126,6 +128,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	struct rb_ctx x = { .cfg = cfg };
 	struct bench_rules *res;
 	double t0, total = 0;
+	uint32_t single_at = 0;
 	int err;
 
 	res = calloc(1, sizeof(*res));
@@ -179,6 +182,10 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	err = rb_options(&x);
 	if (err)
 		goto fail;
+	/* The count the single-rule transactions run at: 10,000 or the largest below. */
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		if (cfg->counts[i] && (!single_at || cfg->counts[i] <= 10000))
+			single_at = cfg->counts[i];
 	for (size_t i = 0; i < cfg->ncounts; i++) {
 		struct rb_set *s = &res->set[i];
 
@@ -187,13 +194,22 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		if (err)
 			goto fail;
 		total = s->total_ms;
-		err = rb_check_set(&x, s);
+		/* Timed on a rule set whose chains hold no deleted rule (the
+		 * updates' and the last steps' are reclaimed first). */
+		err = dynpf_ctrl_quiesce(&x.c);
+		err = err ?: rb_check_set(&x, s);
 		err = err ?: rb_time_set(&x, s);
 		if (err)
 			goto fail;
 		if (s->rules == 0) {
 			/* Update rates on an empty rule set, which they leave empty. */
 			err = rb_updates(&x);
+			if (err)
+				goto fail;
+		}
+		if (s->rules == single_at) {
+			err = rb_single_run(&x.c, x.prog_fd[0], x.skel->maps.dynpf_verdicts,
+					    s->rules, &res->single);
 			if (err)
 				goto fail;
 		}

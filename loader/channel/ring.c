@@ -322,7 +322,12 @@ int dynpf_ctrl_flush(struct dynpf_ctrl *c)
 	int err;
 
 	while (c->acked < c->sent || c->held) {
-		err = drain_once(c, DYNPF_ACK_MAX_RUN, c->reclaim_max, &drained);
+		/* Each message retires an entry at most: reclaim as many more. */
+		uint64_t pending = c->sent - c->acked;
+		uint32_t reclaim = c->reclaim_max +
+				   (pending < DYNPF_ACK_MAX_RUN ? pending : DYNPF_ACK_MAX_RUN);
+
+		err = drain_once(c, DYNPF_ACK_MAX_RUN, reclaim, &drained);
 		if (err)
 			return err;
 		if (c->held) {
