@@ -169,7 +169,8 @@ o = json.loads(out)
 text = [l for l in open(sys.argv[2]).read().splitlines() if not l.startswith("set ")]
 assert o["settings"] == {"default-action": "drop", "pass-arp-nd": "on"}, o["settings"]
 assert [r["text"] for r in o["rules"]] == text
-keys = {"line", "text", "id", "prio", "action", "arg", "burst", "sample_len", "sample_rate", "match"}
+keys = {"line", "text", "id", "prio", "action", "arg", "burst", "sample_len", "sample_rate",
+        "timeout", "match"}
 mkeys = {"fields", "stack", "ifindex", "eth_src", "eth_dst", "ethertype", "vlan", "family", "src",
          "src_plen", "dst", "dst_plen", "proto", "frag", "ttl_lo", "ttl_hi", "dscp", "sport_lo",
          "sport_hi", "dport_lo", "dport_hi", "tcp_flags", "tcp_flags_mask", "error", "tlv", "val",

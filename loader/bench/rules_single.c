@@ -47,8 +47,8 @@ static void sgl_rule(uint32_t i, int kind, struct dynpf_rule *r)
 static uint32_t sgl_packet(uint32_t i, uint8_t *b)
 {
 	static const uint8_t hdr[34] = {
-		2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,		  /* eth */
-		0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0, 198, 19, 0, 0, 198, 18, 0, 2, /* ip */
+		2,    0, 0, 0,  0, 2, 2, 0, 0,  0,  0, 1, 0x08, 0x00,                      /* eth */
+		0x45, 0, 0, 28, 0, 0, 0, 0, 64, 17, 0, 0, 198,  19,   0, 0, 198, 18, 0, 2, /* ip */
 	};
 
 	memset(b, 0, 64);

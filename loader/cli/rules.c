@@ -68,6 +68,8 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 	add(o, "burst", jint(r->burst));
 	add(o, "sample_len", jint(r->sample_len));
 	add(o, "sample_rate", jint(r->sample_rate));
+	/* The seconds left of its lifetime, rounded up; null: none. */
+	add(o, "timeout", r->expires ? jint(dynpf_rule_timeout_left(r, dynpf_lang_now())) : NULL);
 	for (__u32 bit = 1; bit & DYNPF_M_ALL; bit <<= 1)
 		if (m->fields & bit)
 			json_object_array_add(fields, jname(dynpf_match_field_name(bit)));

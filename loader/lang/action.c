@@ -3,9 +3,10 @@
  * The actions of the rule language (docs/rules.md, "Actions"), the last
  * words of a rule: pass (accept), drop, count, and those with arguments:
  * redirect IFNAME|NUM, mark NUM, sample NUM [rate NUM/s], limit NUM/s
- * [burst NUM].
+ * [burst NUM]. After the action, a rule's lifetime: timeout DURATION.
  */
 #include <string.h>
+#include <time.h>
 
 #include "lang/lang.h"
 
@@ -73,5 +74,61 @@ int rp_action(struct rp *p)
 		}
 		return 0;
 	}
+	return 0;
+}
+
+/* The instant tests fix (dynpf_lang_set_now()), or 0: the real clock. */
+static __u64 lang_now_fixed;
+
+__u64 dynpf_lang_now(void)
+{
+	struct timespec ts;
+
+	if (lang_now_fixed)
+		return lang_now_fixed;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+void dynpf_lang_set_now(__u64 ns)
+{
+	lang_now_fixed = ns;
+}
+
+__u64 dynpf_rule_timeout_left(const struct dynpf_rule *r, __u64 now_ns)
+{
+	if (!r->expires)
+		return 0;
+	if (r->expires <= now_ns)
+		return 1; /* going: the daemon removes it at once */
+	return (r->expires - now_ns + 999999999ull) / 1000000000ull;
+}
+
+#define TIMEOUT_WHAT "a timeout (NUM[s|m|h|d], 1 second to 136 years)"
+
+/* timeout DURATION: NUM seconds, or NUM followed by s, m, h or d. */
+int rp_timeout(struct rp *p)
+{
+	static const struct {
+		char unit;
+		__u32 secs;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	const struct word *w = &p->cur;
+	__u32 n, mul = 1;
+	size_t len;
+	int e;
+
+	if ((e = rp_need(p, TIMEOUT_WHAT)))
+		return e;
+	len = w->len;
+	for (size_t i = 0; len > 1 && i < ARRAY_SIZE(units); i++)
+		if (w->p[len - 1] == units[i].unit) {
+			mul = units[i].secs;
+			len--;
+			break;
+		}
+	if (!lang_num(w->p, len, DYNPF_TIMEOUT_MAX, &n) || !n || (__u64)n * mul > DYNPF_TIMEOUT_MAX)
+		return rp_expected(p, TIMEOUT_WHAT);
+	p->r->expires = dynpf_lang_now() + (__u64)n * mul * 1000000000ull;
 	return 0;
 }

@@ -168,5 +168,7 @@ int rp_match(struct rp *p);
 /* action.c: is the current word an action; the action, from it to its last word. */
 bool rp_is_action(const struct rp *p);
 int rp_action(struct rp *p);
+/* The current word is "timeout": its duration, into the rule's expires. */
+int rp_timeout(struct rp *p);
 
 #endif

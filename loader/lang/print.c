@@ -286,6 +286,9 @@ int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 		else
 			put(&o, " action%u", r->action);
 	}
+	if (r->expires)
+		put(&o, " timeout %llus",
+		    (unsigned long long)dynpf_rule_timeout_left(r, dynpf_lang_now()));
 	return (int)o.pos;
 }
 

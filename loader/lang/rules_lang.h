@@ -85,12 +85,28 @@ int dynpf_ruleset_parse(struct dynpf_ruleset *rs, const char *name, const char *
  */
 int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_rule_err *err);
 
+/*
+ * A rule's lifetime (`timeout DURATION`, after the action): the parser sets
+ * struct dynpf_rule.expires to now + DURATION, the printer writes the time
+ * left, rounded up to a second. Now is CLOCK_REALTIME, or the time given
+ * here (nanoseconds; 0: the real clock again), for tests that need one
+ * instant.
+ */
+#define DYNPF_TIMEOUT_MAX 4294967295u /* seconds */
+__u64 dynpf_lang_now(void);
+void dynpf_lang_set_now(__u64 ns);
+
+/* The seconds left of a rule's lifetime at now_ns, rounded up; 0: none set. */
+__u64 dynpf_rule_timeout_left(const struct dynpf_rule *r, __u64 now_ns);
+
 /* Enough for any rule's normalized text. */
 #define DYNPF_RULE_TEXT_MAX 1536
 
 /*
  * The normalized text of a rule: "id N prio N", then "inner" for a rule on
- * the inner stack, the matches in the order of the docs' table, the action.
+ * the inner stack, the matches in the order of the docs' table, the action,
+ * and "timeout Ns" (the seconds left, rounded up, at least 1) for a rule
+ * with a lifetime.
  * snprintf's contract: returns the length of the whole text.
  */
 int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len);

@@ -97,11 +97,23 @@ static int rule(struct rp *p, const struct dynpf_rule_ids *taken, __u32 hint)
 			if ((e = rp_action(p)))
 				return e;
 			rp_next(p);
+			if (!rp_is(p, "timeout")) {
+				if (p->cur.p)
+					return rp_expected_why(p, "the end of the rule",
+							       "the action comes last");
+				break;
+			}
+			if ((e = rp_timeout(p)))
+				return e;
+			rp_next(p);
 			if (p->cur.p)
 				return rp_expected_why(p, "the end of the rule",
-						       "the action comes last");
+						       "a timeout comes last");
 			break;
 		}
+		if (rp_is(p, "timeout"))
+			return rp_expected_why(p, "a match or an action",
+					       "a timeout comes after the action");
 		if ((e = rp_match(p)))
 			return e;
 		rp_next(p);

@@ -53,6 +53,53 @@ void test_actions(void)
 	}
 }
 
+/* A lifetime after the action: now + the duration, and the time left printed. */
+void test_timeouts(void)
+{
+	const __u64 now = 1700000000ull * 1000000000ull, s = 1000000000ull;
+	char buf[DYNPF_RULE_TEXT_MAX];
+	struct dynpf_rule r;
+
+	dynpf_lang_set_now(now);
+	if (!rule("timeout 30s", "ip saddr 198.18.0.1 drop timeout 30s", &r))
+		CHECK("timeout 30s", r.expires == now + 30 * s, "expires %llu",
+		      (unsigned long long)r.expires);
+	if (!rule("timeout 5", "drop timeout 5", &r))
+		CHECK("timeout 5", r.expires == now + 5 * s, "seconds without a unit");
+	if (!rule("timeout 2m", "count timeout 2m", &r))
+		CHECK("timeout 2m", r.expires == now + 120 * s, "minutes");
+	if (!rule("timeout 3h", "limit 5/s burst 2 timeout 3h", &r))
+		CHECK("timeout 3h", r.expires == now + 3 * 3600 * s && r.burst == 2, "hours");
+	if (!rule("timeout 1d", "sample 64 rate 2/s timeout 1d", &r))
+		CHECK("timeout 1d", r.expires == now + 86400 * s && r.sample_rate == 2, "days");
+	normalized("tcp dport 22 drop timeout 1h", "id 1 prio 1 tcp dport 22 drop timeout 3600s");
+	/* Time passes: the time left, rounded up; at least a second. */
+	r.expires = now + 30 * s;
+	dynpf_lang_set_now(now + 29 * s + 1);
+	dynpf_rule_format(&r, buf, sizeof(buf));
+	CHECK("timeout left", strstr(buf, " timeout 1s"), "'%s'", buf);
+	dynpf_lang_set_now(now + 31 * s);
+	dynpf_rule_format(&r, buf, sizeof(buf));
+	CHECK("timeout past", strstr(buf, " timeout 1s"), "'%s'", buf);
+	CHECK_EQ("no timeout", dynpf_rule_timeout_left(&(struct dynpf_rule){ 0 }, now), 0);
+	dynpf_lang_set_now(now);
+	fails("drop timeout 0",
+	      FILE_NAME ":1:14: expected a timeout (NUM[s|m|h|d], 1 second to 136 "
+			"years) after 'timeout', got '0'");
+	fails("drop timeout 49711d", FILE_NAME ":1:14: expected a timeout (NUM[s|m|h|d], 1 second "
+					       "to 136 years) after 'timeout', got '49711d'");
+	fails("drop timeout 30x", FILE_NAME ":1:14: expected a timeout (NUM[s|m|h|d], 1 second to "
+					    "136 years) after 'timeout', got '30x'");
+	fails("drop timeout", FILE_NAME ":1:13: expected a timeout (NUM[s|m|h|d], 1 second to 136 "
+					"years) after 'timeout', got end of line");
+	fails("timeout 30s drop", FILE_NAME ":1:1: expected a match or an action, got 'timeout' (a "
+					    "timeout comes after the action)");
+	fails("drop timeout 30s count",
+	      FILE_NAME ":1:18: expected the end of the rule after '30s', "
+			"got 'count' (a timeout comes last)");
+	dynpf_lang_set_now(0);
+}
+
 void test_ids_and_settings(void)
 {
 	static const char text[] = "# ids: explicit, then the lowest free one\n"

@@ -32,6 +32,7 @@ void test_matches(void);
 void test_tlvs_and_values(void);
 /* actions.c */
 void test_actions(void);
+void test_timeouts(void);
 void test_ids_and_settings(void);
 /* format.c */
 void test_normalized(void);

@@ -100,6 +100,7 @@ int main(void)
 	test_matches();
 	test_tlvs_and_values();
 	test_actions();
+	test_timeouts();
 	test_ids_and_settings();
 	test_normalized();
 	test_errors();
