@@ -640,7 +640,8 @@ static __always_inline int dynpf_id_live0(struct dynpf_state *st, __u32 id)
 static __noinline void dynpf_apply_add(struct dynpf_state *st, const struct dynpf_rule *r,
 				       __u64 gen)
 {
-	__u32 id = r->id, idx, *slot;
+	__u32 id = r->id, idx;
+	__u64 *slot;
 	struct dynpf_rule_ent *e;
 
 	if (!st)
@@ -672,7 +673,8 @@ static __noinline void dynpf_apply_add(struct dynpf_state *st, const struct dynp
 
 static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u64 gen)
 {
-	__u32 i, n, *slot;
+	__u32 i, n;
+	__u64 *slot;
 
 	if (!st)
 		return;
@@ -775,7 +777,7 @@ DYNPF_SUBPROG int dynpf_commit_room(struct dynpf_state *st)
 /* Is rule id alive now (not counting the open transaction)? */
 static __always_inline int dynpf_id_alive(__u32 id)
 {
-	__u32 *slot = bpf_map_lookup_elem(&dynpf_idx, &id);
+	__u64 *slot = bpf_map_lookup_elem(&dynpf_idx, &id);
 
 	return slot && *slot;
 }

@@ -247,13 +247,16 @@ struct {
 	__type(value, struct dynpf_rule_ent);
 } dynpf_rules __weak SEC(".maps");
 
-/* Per rule id, its entry alive at the current generation, or 0. User space maps it. */
+/*
+ * Per rule id, its entry alive at the current generation, or 0. User space
+ * maps it: 64-bit values, the size an array map's element has in memory.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, DYNPF_MAX_RULES);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, __u64);
 } dynpf_idx __weak SEC(".maps");
 
 struct {

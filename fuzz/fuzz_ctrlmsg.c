@@ -10,7 +10,8 @@
  *  - a rule: the classifier's key is the rule's own (dynpf_rule_key() and
  *    dynpf_rule_match() agree on a packet built from it), and the rule
  *    language prints it (`rules-save`) as text that parses back to the same
- *    rule, so a saved rule set always loads back;
+ *    rule, so a saved rule set always loads back (a lifetime as the time left
+ *    then, in whole seconds: the language's clock is fixed here);
  *  - a setting: the language prints it and reads it back.
  */
 #include <stdio.h>
@@ -25,11 +26,20 @@
 
 static struct dynpf_ruleset back;
 
-static void check_rule(const struct dynpf_rule *r)
+#define FUZZ_NOW (1700000000ull * 1000000000ull)
+
+static void check_rule(const struct dynpf_rule *msg)
 {
 	struct dynpf_rule_err err;
 	char line[DYNPF_RULE_TEXT_MAX];
-	int n = dynpf_rule_format(r, line, sizeof(line));
+	struct dynpf_rule want = *msg, *r = &want;
+	int n;
+
+	/* What it loads back as: its lifetime the seconds left at the print. */
+	dynpf_lang_set_now(FUZZ_NOW);
+	if (want.expires)
+		want.expires = FUZZ_NOW + dynpf_rule_timeout_left(msg, FUZZ_NOW) * 1000000000ull;
+	n = dynpf_rule_format(msg, line, sizeof(line));
 
 	CHECK(n > 0 && (size_t)n < sizeof(line), "format: %d", n);
 	dynpf_ruleset_init(&back);

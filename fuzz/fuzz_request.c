@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * libFuzzer target: the daemon's request parser (loader/daemon/request.c)
- * over any line, and what the daemon does next with the text of a rules-load
- * or the words of a rule-add request: the rule language. A request is either
- * refused with a message, or every field the daemon reads is there, typed and
- * in range.
+ * over any line, and what the daemon does next with the text of a rules-load,
+ * the words of a rule-add or the lines of a rules-apply request: the rule
+ * language. A request is either refused with a message, or every field the
+ * daemon reads is there, typed and in range.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +49,21 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		break;
 	case DYNPF_REQ_RULE_DEL:
 		CHECK(r.id > 0 && r.id < DYNPF_MAX_RULES, "rule-del id %u", r.id);
+		break;
+	case DYNPF_REQ_RULES_APPLY:
+		CHECK(r.lines && r.nlines > 0 && r.nlines <= DYNPF_REQ_MAX_LINES && r.name &&
+			      r.first >= 1,
+		      "rules-apply lines");
+		for (int i = 0; i < r.nlines; i++) {
+			struct dynpf_change c;
+
+			CHECK(r.lines[i] && !strchr(r.lines[i], '\n'), "rules-apply line %d", i);
+			if (dynpf_change_parse(&c, r.name, r.first + i, r.lines[i],
+					       strlen(r.lines[i]), &taken, &rerr))
+				CHECK(rerr.msg[0], "a refused change without a message");
+			else
+				CHECK(c.kind <= DYNPF_CHANGE_DEL, "change kind %d", c.kind);
+		}
 		break;
 	case DYNPF_REQ_ATTACH:
 	case DYNPF_REQ_DETACH:

@@ -174,7 +174,7 @@ int dynpf_rules_view_open(struct dynpf_bpf *skel, struct dynpf_rules_view *v)
 
 const struct dynpf_rule *dynpf_rules_view_get(const struct dynpf_rules_view *v, __u32 id)
 {
-	__u32 e;
+	__u64 e;
 
 	if (!id || id >= v->nids)
 		return NULL;

@@ -35,7 +35,7 @@ json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
 struct dynpf_bpf;
 struct dynpf_rules_view {
 	const struct dynpf_state *st;
-	const __u32 *idx;                 /* nids: id -> entry, 0: none */
+	const __u64 *idx;                 /* nids: id -> entry, 0: none */
 	const struct dynpf_rule_ent *ent; /* nents */
 	__u32 nids, nents;
 	size_t st_len, idx_len, ent_len; /* the mappings' lengths */

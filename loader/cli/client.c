@@ -148,3 +148,85 @@ int dynpf_client_run(json_object *req, void (*text)(json_object *rep, const void
 	json_object_put(rep);
 	return DYNPF_EXIT_OK;
 }
+
+int dynpf_client_connect(struct dynpf_client_conn *c, const char *sock)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int64_t ms = (int64_t)(dynpf_client_timeout * 1000);
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
+
+	memset(c, 0, sizeof(*c));
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c->fd >= 0)
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (c->fd < 0 || connect(c->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		p_err("cannot reach the daemon at %s: %s (is `dynpf daemon` running?)", sock,
+		      strerror(errno));
+		if (c->fd >= 0)
+			close(c->fd);
+		c->fd = -1;
+		return -1;
+	}
+	c->last_ms = dynpf_now_ms();
+	return 0;
+}
+
+void dynpf_client_disconnect(struct dynpf_client_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+json_object *dynpf_client_exchange(struct dynpf_client_conn *c, const char *sock, json_object *req)
+{
+	const char *s = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	int64_t deadline = dynpf_now_ms() + (int64_t)(dynpf_client_timeout * 1000);
+	json_object *rep = NULL;
+	char *nl;
+	ssize_t n;
+	int err;
+
+	err = dynpf_write_line_by(c->fd, s, deadline);
+	json_object_put(req);
+	if (err) {
+		p_err("cannot send to the daemon at %s: %s", sock, strerror(-err));
+		return NULL;
+	}
+	while (!(nl = c->buf ? memchr(c->buf, '\n', c->len) : NULL)) {
+		if (c->len == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 65536;
+			char *t = cap <= 4 * DYNPF_REQUEST_MAX ? realloc(c->buf, cap) : NULL;
+
+			if (!t) {
+				p_err("a reply of the daemon at %s is too long", sock);
+				return NULL;
+			}
+			c->buf = t;
+			c->cap = cap;
+		}
+		n = dynpf_read_by(c->fd, c->buf + c->len, c->cap - c->len, deadline);
+		if (n == -ETIMEDOUT) {
+			p_err("the daemon at %s did not answer within %g s: is it stopped or stuck?",
+			      sock, dynpf_client_timeout);
+			return NULL;
+		}
+		if (n <= 0) {
+			p_err("the daemon at %s closed the connection%s%s", sock, n ? ": " : "",
+			      n ? strerror(-n) : "");
+			return NULL;
+		}
+		c->len += n;
+	}
+	*nl = 0;
+	rep = json_tokener_parse(c->buf);
+	c->len -= nl + 1 - c->buf;
+	memmove(c->buf, nl + 1, c->len);
+	c->last_ms = dynpf_now_ms();
+	if (!rep)
+		p_err("no reply from the daemon at %s", sock);
+	return rep;
+}

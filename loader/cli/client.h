@@ -46,6 +46,26 @@ json_object *dynpf_client_send(json_object *req);
 int dynpf_client_run(json_object *req, void (*text)(json_object *rep, const void *arg),
 		     const void *arg);
 
+/*
+ * A connection kept for a stream of requests (`rules apply`): each request
+ * sent as a line, its reply read, the next one on the same connection.
+ */
+struct dynpf_client_conn {
+	int fd;
+	char *buf; /* what was read past the last reply */
+	size_t len, cap;
+	int64_t last_ms; /* when the last reply came */
+};
+
+/* Connect to the daemon at sock: 0, or -1 after printing why. */
+int dynpf_client_connect(struct dynpf_client_conn *c, const char *sock);
+/*
+ * Send req (consumed) and read its reply, within dynpf_client_timeout: the
+ * reply, or NULL after printing why.
+ */
+json_object *dynpf_client_exchange(struct dynpf_client_conn *c, const char *sock, json_object *req);
+void dynpf_client_disconnect(struct dynpf_client_conn *c);
+
 /* A field of a reply. */
 #define jget(o, k) json_object_object_get(o, k)
 

@@ -5,13 +5,18 @@
  *   check FILE   parse, print the normalized rule set (or JSON with -j)
  *   load FILE    replace the daemon's rule set with FILE, as one transaction
  *   save [FILE]  the daemon's rule set, in a form that loads back
+ *   apply FILE   a stream of changes (rule add ..., rule del ...), each line
+ *                (or blank-line-separated batch) a transaction, each acked
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -315,10 +320,275 @@ static int rules_save(int argc, char **argv)
 	return DYNPF_EXIT_OK;
 }
 
+/* ---- rules apply ------------------------------------------------------------ */
+
+#define APPLY_CHUNK_LINES 4096      /* lines of one request, at most, a line each */
+#define APPLY_BATCH_LINES 65536     /* with --batch: one batch at most (DYNPF_REQ_MAX_LINES) */
+#define APPLY_CHUNK_BYTES (1 << 20) /* bytes of one request (at most 4 MB as JSON) */
+#define APPLY_IDLE_MS 4000          /* the daemon drops a client quiet for 5 s */
+
+/* The input: bytes read and not yet sent, and where they are in the file. */
+struct apply_in {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	bool eof;
+	unsigned long line; /* the line number of buf's first line */
+};
+
+/* Read what there is (blocking when block and nothing is there). -errno on error. */
+static int apply_read(struct apply_in *in, bool block)
+{
+	for (;;) {
+		struct pollfd p = { .fd = in->fd, .events = POLLIN };
+		ssize_t n;
+
+		if (in->eof || in->len >= APPLY_CHUNK_BYTES)
+			return 0;
+		if (!block && poll(&p, 1, 0) <= 0)
+			return 0;
+		if (in->cap - in->len < 65536) {
+			char *t = realloc(in->buf, in->cap = in->cap ? 2 * in->cap : 131072);
+
+			if (!t)
+				return -ENOMEM;
+			in->buf = t;
+		}
+		n = read(in->fd, in->buf + in->len, in->cap - in->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			in->eof = true;
+		in->len += n;
+		block = false;
+	}
+}
+
+/*
+ * The whole lines to send now: every complete line there is (per line), or
+ * up to the last blank line (batch; everything at the end of the input).
+ * Their bytes, 0 when more input is needed.
+ */
+static size_t apply_take(const struct apply_in *in, bool batch, size_t *nlines)
+{
+	size_t end = 0, n = 0, cut = 0, cut_n = 0,
+	       max = batch ? APPLY_BATCH_LINES : APPLY_CHUNK_LINES;
+
+	for (size_t i = 0; i < in->len && n < max; i++) {
+		size_t start = end;
+
+		if (in->buf[i] != '\n')
+			continue;
+		end = i + 1;
+		n++;
+		if (!batch || strspn(in->buf + start, " \t\r") == i - start) {
+			cut = end;
+			cut_n = n;
+		}
+	}
+	if (in->eof && n < max) { /* everything, the last line too */
+		cut = in->len;
+		cut_n = n + (end < in->len);
+	}
+	*nlines = cut_n;
+	return cut;
+}
+
+/* One result of the daemon's, as a line on stdout. */
+static void apply_print(json_object *r, const char *name)
+{
+	long long line = json_object_get_int64(jget(r, "line"));
+	long long last = json_object_get_int64(jget(r, "last_line"));
+	json_object *add = jget(r, "added"), *del = jget(r, "deleted");
+	char where[64];
+
+	if (dynpf_json) {
+		printf("%s\n", json_object_to_json_string_ext(r, JSON_C_TO_STRING_PLAIN));
+		return;
+	}
+	if (!json_object_get_boolean(jget(r, "ok"))) {
+		printf("error %s\n", json_object_get_string(jget(r, "error")));
+		return;
+	}
+	if (last > line)
+		snprintf(where, sizeof(where), "%lld-%lld", line, last);
+	else
+		snprintf(where, sizeof(where), "%lld", line);
+	printf("ok %s:%s:", name, where);
+	for (int k = 0; k < 2; k++) {
+		json_object *ids = k ? del : add;
+		size_t n = json_object_array_length(ids);
+
+		if (!n)
+			continue;
+		printf(" rule%s", n > 1 ? "s" : "");
+		for (size_t i = 0; i < n; i++)
+			printf("%s %lld", i ? "," : "",
+			       (long long)json_object_get_int64(json_object_array_get_idx(ids, i)));
+		printf(" %s,", k ? "deleted" : "added");
+	}
+	printf(" generation %lld\n", (long long)json_object_get_int64(jget(r, "generation")));
+}
+
+static void apply_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: dynpf rules apply [--batch] FILE\n"
+		"\n"
+		"Applies a stream of rule changes to the daemon's rule set, read from FILE\n"
+		"(\"-\": standard input) as it comes, one change a line in the words of the CLI:\n"
+		"\n"
+		"    rule add RULE      a rule, as after `dynpf rule add` (timeout included)\n"
+		"    rule del ID        delete rule ID\n"
+		"\n"
+		"Each line is a transaction of its own; with --batch, each run of lines up to\n"
+		"a blank line is one. Blank lines and # comments are otherwise ignored. Each\n"
+		"transaction is acknowledged on standard output once it is in force, one\n"
+		"line each, naming its input line: \"ok FILE:LINE: rule 12 added, generation\n"
+		"G\" or \"error FILE:LINE[:COLUMN]: why\" (it changed nothing); the others go on.\n"
+		"\n"
+		"  -b, --batch       blank-line-separated batches are the transactions\n"
+		"  -j, --json        one JSON object a transaction (as the global -j)\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Exit status: 0 every transaction applied, 1 one or more refused, 2 bad\n"
+		"invocation, unreadable input, or no daemon.\n");
+}
+
+/* dynpf rules apply [--batch] FILE: a stream of changes, each acked. */
+static int rules_apply(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct apply_in in = { .line = 1 };
+	struct dynpf_client_conn conn = { .fd = -1 };
+	const char *sock = dynpf_client_socket(), *name;
+	int c, err, ret = DYNPF_EXIT_OK;
+	bool batch = false;
+
+	while ((c = getopt_long(argc, argv, "bjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			batch = true;
+			break;
+		case 'j':
+			dynpf_json = true;
+			break;
+		case 'h':
+			apply_usage(stdout);
+			return DYNPF_EXIT_OK;
+		default:
+			return dynpf_try_help("rules apply");
+		}
+	}
+	if (optind + 1 != argc) {
+		p_err(optind >= argc ? "rules apply: missing the input (a file, or - for standard "
+				       "input)"
+				     : "rules apply: unexpected argument '%s'",
+		      argv[optind + 1 < argc ? optind + 1 : 0]);
+		return DYNPF_EXIT_USAGE;
+	}
+	name = strcmp(argv[optind], "-") ? argv[optind] : "<stdin>";
+	in.fd = strcmp(argv[optind], "-") ? open(argv[optind], O_RDONLY | O_CLOEXEC) : 0;
+	if (in.fd < 0) {
+		p_err("%s: %s", argv[optind], strerror(errno));
+		return DYNPF_EXIT_USAGE;
+	}
+	if (dynpf_client_connect(&conn, sock)) {
+		ret = DYNPF_EXIT_USAGE;
+		goto out;
+	}
+	for (;;) {
+		json_object *req, *lines, *rep, *res;
+		size_t bytes, n;
+
+		/* Block only when no whole line (or batch) is there to send. */
+		err = apply_read(&in, false);
+		while (!err && !(bytes = apply_take(&in, batch, &n)) && !in.eof) {
+			if (in.len >= APPLY_CHUNK_BYTES) {
+				p_err("%s:%lu: %s longer than %d bytes", name, in.line,
+				      batch ? "a batch" : "a line", APPLY_CHUNK_BYTES);
+				err = -E2BIG;
+				break;
+			}
+			err = apply_read(&in, true);
+		}
+		if (err) {
+			if (err != -E2BIG)
+				p_err("%s: %s", name, strerror(-err));
+			ret = DYNPF_EXIT_USAGE;
+			break;
+		}
+		if (!bytes)
+			break; /* the end of the input */
+		if (memchr(in.buf, 0, bytes)) {
+			p_err("%s: a NUL byte after line %lu", name, in.line);
+			ret = DYNPF_EXIT_USAGE;
+			break;
+		}
+		req = dynpf_client_request("rules-apply");
+		lines = json_object_new_array();
+		for (size_t off = 0, k = 0; k < n; k++) {
+			char *e = memchr(in.buf + off, '\n', bytes - off);
+			size_t l = (e ? (size_t)(e - in.buf) : bytes) - off;
+
+			if (l && in.buf[off + l - 1] == '\r')
+				l--;
+			json_object_array_add(lines, json_object_new_string_len(in.buf + off, l));
+			off = e ? (size_t)(e - in.buf) + 1 : bytes;
+		}
+		json_object_object_add(req, "lines", lines);
+		json_object_object_add(req, "first", json_object_new_int64(in.line));
+		json_object_object_add(req, "name", json_object_new_string(name));
+		json_object_object_add(req, "batch", json_object_new_boolean(batch));
+		/* A connection quiet for long is the daemon's to drop: a new one. */
+		if (dynpf_now_ms() - conn.last_ms > APPLY_IDLE_MS) {
+			dynpf_client_disconnect(&conn);
+			if (dynpf_client_connect(&conn, sock)) {
+				json_object_put(req);
+				ret = DYNPF_EXIT_USAGE;
+				break;
+			}
+		}
+		rep = dynpf_client_exchange(&conn, sock, req);
+		if (!dynpf_client_ok(rep)) {
+			json_object_put(rep);
+			ret = DYNPF_EXIT_USAGE;
+			break;
+		}
+		res = jget(rep, "results");
+		for (size_t i = 0; i < json_object_array_length(res); i++) {
+			json_object *r = json_object_array_get_idx(res, i);
+
+			apply_print(r, name);
+			if (!json_object_get_boolean(jget(r, "ok")))
+				ret = DYNPF_EXIT_DIFF;
+		}
+		fflush(stdout);
+		json_object_put(rep);
+		in.line += n;
+		in.len -= bytes;
+		memmove(in.buf, in.buf + bytes, in.len);
+	}
+out:
+	dynpf_client_disconnect(&conn);
+	if (in.fd > 0)
+		close(in.fd);
+	free(in.buf);
+	return ret;
+}
+
 static const struct dynpf_cmd rules_cmds[] = {
 	{ "check", rules_check, "parse a rule file, print it normalized (or as JSON)" },
 	{ "load", rules_load, "replace the daemon's rule set with a file, at once" },
 	{ "save", rules_save, "the daemon's rule set, in a form that loads back" },
+	{ "apply", rules_apply, "a stream of rule changes, each line a transaction, each acked" },
 };
 
 static void rules_usage(FILE *f)

@@ -30,6 +30,20 @@ static void status_print(json_object *rep, const void *arg)
 	       (long long)json_object_get_int64(jget(rep, "tuples")));
 	if (jget(rep, "digest"))
 		printf("digest: %s\n", json_object_get_string(jget(rep, "digest")));
+	if (json_object_get_int64(jget(rep, "timed"))) {
+		json_object *ex = jget(rep, "expiring");
+
+		printf("rules with a timeout: %lld; the next to run out:",
+		       (long long)json_object_get_int64(jget(rep, "timed")));
+		for (size_t i = 0; i < json_object_array_length(ex); i++) {
+			json_object *e = json_object_array_get_idx(ex, i);
+
+			printf("%s rule %lld in %llds", i ? "," : "",
+			       (long long)json_object_get_int64(jget(e, "id")),
+			       (long long)json_object_get_int64(jget(e, "timeout")));
+		}
+		printf("\n");
+	}
 	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
 		json_object *a = json_object_array_get_idx(ifs, i);
 
@@ -54,8 +68,8 @@ int cmd_status(int argc, char **argv)
 			printf("Usage: dynpf status\n\nThe daemon: its interfaces and how each is "
 			       "attached (or that a configured one\nis waiting to appear), the rule "
 			       "set's generation, size and digest (the SHA-256\nof `dynpf rules "
-			       "save`). The socket is $DYNPF_SOCKET or\n" DYNPF_DEFAULT_SOCKET
-			       ".\n");
+			       "save`), the rules with a timeout and the next to run out.\nThe "
+			       "socket is $DYNPF_SOCKET or " DYNPF_DEFAULT_SOCKET ".\n");
 			return DYNPF_EXIT_OK;
 		}
 		p_err("status: unexpected argument '%s'", argv[1]);

@@ -52,7 +52,7 @@ static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const
 	int r;
 
 	dynpf_ruleset_init(&old);
-	r = dynpf_ruleset_read(d->skel, &old);
+	r = dynpf_ruleset_read_view(&d->rv, &old);
 	if (r) {
 		snprintf(err, errlen, "cannot read the active rule set: %s", strerror(-r));
 		dynpf_ruleset_free(&old);
@@ -60,6 +60,7 @@ static int rules_replace(struct daemon *d, const struct dynpf_ruleset *rs, const
 	}
 	r = txn_apply(d, rs, name, &old, err, errlen, gen);
 	dynpf_ruleset_free(&old);
+	changes_rebuild(d); /* the ids and lifetimes of the set now in force */
 	return r;
 }
 
@@ -84,8 +85,8 @@ int rules_load_text(struct daemon *d, const char *path, const char *text, size_t
 
 	/* At a fresh start, a refusal stops the daemon: nothing is kept. */
 	if (strcmp(why, "start") && !read_state(d, &st))
-		snprintf(kept, sizeof(kept), " (%s): refused, the rule set of generation %u kept",
-			 why, st.gen);
+		snprintf(kept, sizeof(kept), " (%s): refused, the rule set of generation %llu kept",
+			 why, (unsigned long long)st.gen);
 	dynpf_ruleset_init(&rs);
 	r = dynpf_ruleset_parse(&rs, path, text, len, &rerr);
 	if (r) {
@@ -152,6 +153,7 @@ static json_object *req_status(struct daemon *d, const struct dynpf_req *req)
 	if (v && v->gen == st.gen)
 		jadd(o, "digest", json_object_new_string(v->digest));
 	jadd(o, "adopted", json_object_new_boolean(d->adopted));
+	changes_status(d, o);
 	for (int i = 0; i < d->natt; i++) {
 		json_object *a = json_object_new_object();
 
@@ -215,7 +217,7 @@ static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req
 
 	(void)req;
 	dynpf_ruleset_init(&rs);
-	r = dynpf_ruleset_read(d->skel, &rs);
+	r = dynpf_ruleset_read_view(&d->rv, &rs);
 	if (r) {
 		dynpf_ruleset_free(&rs);
 		return reply_err("cannot read the active rule set: %s", strerror(-r));
@@ -230,80 +232,6 @@ static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req
 	jadd(o, "rules", json_object_new_int64(rs.n));
 	free(text);
 	dynpf_ruleset_free(&rs);
-	return o;
-}
-
-/* One rule added to the active set, in its own transaction. */
-static json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
-{
-	struct dynpf_ruleset cur, one;
-	struct dynpf_rule_err rerr;
-	char err[512];
-	json_object *o;
-	__u32 gen = 0;
-	int r;
-
-	dynpf_ruleset_init(&cur);
-	dynpf_ruleset_init(&one);
-	r = dynpf_ruleset_read(d->skel, &cur);
-	if (r) {
-		dynpf_ruleset_free(&cur);
-		return reply_err("cannot read the active rule set: %s", strerror(-r));
-	}
-	one.rules = calloc(1, sizeof(*one.rules));
-	one.lines = calloc(1, sizeof(*one.lines));
-	if (!one.rules || !one.lines) {
-		dynpf_ruleset_free(&cur);
-		dynpf_ruleset_free(&one);
-		return reply_err("out of memory");
-	}
-	one.cap = 1;
-	r = dynpf_rule_parse_words(&one.rules[0], req->nwords, req->words, &cur.ids, &rerr);
-	if (r) {
-		dynpf_ruleset_free(&cur);
-		dynpf_ruleset_free(&one);
-		return reply_err("%s", rerr.msg);
-	}
-	one.n = 1;
-	one.lines[0] = 1;
-	if (dynpf_rule_ids_test(&cur.ids, one.rules[0].id)) {
-		o = reply_err("rule %u exists: delete it first (dynpf rule del %u)",
-			      one.rules[0].id, one.rules[0].id);
-	} else if (txn_apply(d, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err), &gen)) {
-		o = reply_err("%s", err);
-	} else {
-		o = reply_ok();
-		jadd(o, "id", json_object_new_int64(one.rules[0].id));
-		jadd(o, "generation", json_object_new_int64(gen));
-	}
-	dynpf_ruleset_free(&cur);
-	dynpf_ruleset_free(&one);
-	return o;
-}
-
-static json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
-{
-	const struct dynpf_ack_commit *a;
-	uint64_t sdel, scommit;
-	int64_t n = req->id;
-	double t0 = dynpf_now();
-	json_object *o;
-
-	dynpf_ctrl_take(&d->ctrl);
-	if (dynpf_ctrl_begin(&d->ctrl, NULL) || dynpf_ctrl_del(&d->ctrl, n, &sdel) ||
-	    dynpf_ctrl_commit(&d->ctrl, &scommit) || dynpf_ctrl_flush(&d->ctrl)) {
-		counts_txn(d, dynpf_now() - t0, -EIO);
-		return reply_err("the control channel failed");
-	}
-	a = dynpf_ctrl_ack(&d->ctrl, sdel);
-	counts_txn(d, dynpf_now() - t0, !a || a->a.err ? -EINVAL : 0);
-	if (!a || a->a.err)
-		return reply_err("rule %lld: %s", (long long)n,
-				 a && a->a.err == -ENOENT ? "no such rule"
-							  : strerror(a ? -a->a.err : EPROTO));
-	a = dynpf_ctrl_ack(&d->ctrl, scommit);
-	o = reply_ok();
-	jadd(o, "generation", json_object_new_int64(a ? a->a.gen : 0));
 	return o;
 }
 
@@ -395,7 +323,7 @@ static json_object *req_stats(struct daemon *d, const struct dynpf_req *req)
 	}
 	jadd(o, "interfaces", ifs);
 	dynpf_ruleset_init(&rs);
-	if (!dynpf_ruleset_read(d->skel, &rs)) {
+	if (!dynpf_ruleset_read_view(&d->rv, &rs)) {
 		int fd = bpf_map__fd(d->skel->maps.dynpf_rule_stats);
 
 		for (size_t i = 0; i < rs.n; i++) {
@@ -503,10 +431,11 @@ static json_object *req_detach(struct daemon *d, const struct dynpf_req *req)
 
 /* The handler of each command (request.h). */
 static json_object *(*const handlers[])(struct daemon *d, const struct dynpf_req *req) = {
-	[DYNPF_REQ_STATUS] = req_status,         [DYNPF_REQ_RULES_LOAD] = req_rules_load,
-	[DYNPF_REQ_RULES_SAVE] = req_rules_save, [DYNPF_REQ_RULE_ADD] = req_rule_add,
-	[DYNPF_REQ_RULE_DEL] = req_rule_del,     [DYNPF_REQ_STATS] = req_stats,
-	[DYNPF_REQ_ATTACH] = req_attach,         [DYNPF_REQ_DETACH] = req_detach,
+	[DYNPF_REQ_STATUS] = req_status,           [DYNPF_REQ_RULES_LOAD] = req_rules_load,
+	[DYNPF_REQ_RULES_SAVE] = req_rules_save,   [DYNPF_REQ_RULE_ADD] = req_rule_add,
+	[DYNPF_REQ_RULE_DEL] = req_rule_del,       [DYNPF_REQ_STATS] = req_stats,
+	[DYNPF_REQ_ATTACH] = req_attach,           [DYNPF_REQ_DETACH] = req_detach,
+	[DYNPF_REQ_RULES_APPLY] = req_rules_apply,
 };
 
 json_object *handle_request(struct daemon *d, const char *line, size_t len)

@@ -9,6 +9,8 @@
  *   ifaces.c    attachments: XDP, TC (attach/), counters' interface slots,
  *               interfaces going away (rtnetlink)
  *   handlers.c  the requests (req_*), their dispatch, the rule file
+ *   changes.c   rule changes one at a time and in streams (rule-add,
+ *               rule-del, rules-apply), rule lifetimes
  *   serve.c     the control socket: open it, check a peer, serve a client
  *   rsview.c    the active rule set as `rules save` writes it, its digest
  *   watch.c     the rule file watched (inotify): reloaded when it changes
@@ -29,6 +31,7 @@
 
 #include "attach/attach.h"
 #include "channel/ring.h"
+#include "channel/ruleset.h"
 #include "daemon/config.h"
 #include "lang/rules_lang.h"
 
@@ -59,7 +62,7 @@ struct rules_watch {
 /* The active rule set as `rules save` writes it, kept per generation (rsview.c). */
 struct rs_view {
 	bool valid;
-	uint32_t gen;
+	uint64_t gen;
 	char digest[72]; /* "sha256:" and 64 hex digits, of the text */
 	size_t nrules;
 	uint32_t *ids; /* the first cfg.metrics_rules rules by id */
@@ -88,6 +91,15 @@ struct daemon_counts {
 
 struct dynpf_http;
 
+/* A rule's lifetime: when it runs out (CLOCK_REALTIME ns), and its id. */
+struct expiry {
+	__u64 at;
+	__u32 id;
+};
+
+/* Rules running out that status lists, the soonest first. */
+#define DYNPF_STATUS_EXPIRING 10
+
 struct daemon {
 	struct dynpf_config cfg;
 	const char *config_path;
@@ -108,6 +120,11 @@ struct daemon {
 	struct rs_view view;
 	struct daemon_counts counts;
 	struct dynpf_http *http;
+	/* changes.c: the rule set's maps as memory, the ids in use, the lifetimes. */
+	struct dynpf_rules_view rv;
+	struct dynpf_rule_ids *ids;
+	struct expiry *exp; /* a heap, soonest first (stale ones skipped) */
+	size_t nexp, capexp;
 };
 
 /* pins.c */
@@ -135,6 +152,18 @@ int rules_load_text(struct daemon *d, const char *path, const char *text, size_t
 		    const char *why);
 json_object *handle_request(struct daemon *d, const char *line, size_t len);
 
+/* changes.c */
+struct dynpf_req;
+int changes_open(struct daemon *d);
+void changes_close(struct daemon *d);
+void changes_rebuild(struct daemon *d);                 /* after a whole rule set was replaced */
+int64_t changes_next_expiry_ms(const struct daemon *d); /* -1: no lifetime */
+void changes_expire(struct daemon *d);                  /* the rules that ran out */
+void changes_status(const struct daemon *d, json_object *o);
+json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req);
+json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req);
+json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req);
+
 /* serve.c */
 int socket_in_use(const char *path);
 int open_control_socket(struct daemon *d);
@@ -156,6 +185,8 @@ void watch_close(struct daemon *d);
 void counts_reload(struct daemon *d, const char *file, int err, const char *msg, unsigned long line,
 		   unsigned long col);
 void counts_txn(struct daemon *d, double secs, int err);
+void counts_txn_only(struct daemon *d, double secs, int err);
+void counts_acks(struct daemon *d);
 char *metrics_text(struct daemon *d, size_t *len);
 
 /* http.c */

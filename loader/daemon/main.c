@@ -204,7 +204,7 @@ static int load(struct daemon *d)
 	if (load_programs(d) || dynpf_ctrl_open(&d->ctrl, d->skel))
 		return -1;
 	n = dynpf_ctrl_recover(&d->ctrl, &discarded);
-	if (n < 0)
+	if (n < 0 || changes_open(d))
 		return -1;
 	if (discarded)
 		pr_warn("%d message%s a killed daemon reserved in the control ring and never "
@@ -261,7 +261,10 @@ static void on_signal(struct daemon *d)
 /* How long the loop may sleep: until the rule file's look or the HTTP server's timeout. */
 static int poll_timeout(const struct daemon *d)
 {
-	int64_t t = http_timeout_ms(d);
+	int64_t t = http_timeout_ms(d), x = changes_next_expiry_ms(d);
+
+	if (x >= 0 && (t < 0 || x < t))
+		t = x; /* a rule's lifetime runs out then */
 
 	if (d->watch.due_ms) {
 		int64_t w = d->watch.due_ms - dynpf_now_ms();
@@ -291,18 +294,24 @@ static void run(struct daemon *d)
 		d->adopted ? "rules and counters adopted from the pinned maps" : "fresh maps",
 		d->cfg.socket);
 	while (!d->stop) {
-		/* A descriptor of -1 (no watch, no metrics) is left out by poll. */
-		struct pollfd pfd[5] = { { .fd = d->lsock, .events = POLLIN },
+		/* A descriptor of -1 (no watch, no metrics, no grace period
+		 * yet) is left out by poll. The grace periods are the reclaim's
+		 * (channel/ring.h). */
+		struct pollfd pfd[6] = { { .fd = d->lsock, .events = POLLIN },
 					 { .fd = d->sigfd, .events = POLLIN },
 					 { .fd = d->nlsock, .events = POLLIN },
 					 { .fd = d->watch.fd, .events = POLLIN },
-					 { .fd = http_fd(d), .events = POLLIN } };
+					 { .fd = http_fd(d), .events = POLLIN },
+					 { .fd = dynpf_ctrl_gp_fd(&d->ctrl), .events = POLLIN } };
 
-		if (poll(pfd, 5, poll_timeout(d)) < 0) {
+		if (poll(pfd, 6, poll_timeout(d)) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		if (pfd[5].revents & POLLIN)
+			dynpf_ctrl_reclaim(&d->ctrl, 0);
+		changes_expire(d);
 		if (pfd[1].revents & POLLIN)
 			on_signal(d);
 		if (pfd[2].revents & POLLIN)
@@ -336,6 +345,7 @@ static void release(struct daemon *d)
 	http_close(d);
 	watch_close(d);
 	rs_view_free(&d->view);
+	changes_close(d);
 	dynpf_ctrl_close(&d->ctrl);
 	for (int i = 0; i < d->natt; i++)
 		if (d->att[i].tc.fd >= 0)

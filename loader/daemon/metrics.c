@@ -61,6 +61,13 @@ void counts_reload(struct daemon *d, const char *file, int err, const char *msg,
  */
 void counts_txn(struct daemon *d, double secs, int err)
 {
+	counts_txn_only(d, secs, err);
+	counts_acks(d);
+}
+
+/* The same, of one transaction among those of one flush (changes.c). */
+void counts_txn_only(struct daemon *d, double secs, int err)
+{
 	struct daemon_counts *c = &d->counts;
 
 	if (!err)
@@ -69,11 +76,16 @@ void counts_txn(struct daemon *d, double secs, int err)
 		c->txn_refused++;
 	else
 		c->txn_failed++;
-	for (size_t i = 0; i < d->ctrl.nack; i++)
-		c->acks_refused += d->ctrl.ack[i].a.err != 0;
 	for (int b = 0; b < TXN_BUCKETS; b++)
 		c->txn_bucket[b] += secs <= txn_le[b];
 	c->txn_sum += secs;
+}
+
+/* The acks that refused a message, of everything since dynpf_ctrl_take(). */
+void counts_acks(struct daemon *d)
+{
+	for (size_t i = 0; i < d->ctrl.nack; i++)
+		d->counts.acks_refused += d->ctrl.ack[i].a.err != 0;
 }
 
 /* A label's value, escaped as the format wants (\\, \", \n). */
@@ -198,7 +210,7 @@ static void rules_metrics(FILE *f, struct daemon *d)
 	}
 	family(f, "dynpf_ruleset_generation", "gauge",
 	       "The active rule set's generation: one more at each committed transaction.");
-	fprintf(f, "dynpf_ruleset_generation %u\n", v->gen);
+	fprintf(f, "dynpf_ruleset_generation %llu\n", (unsigned long long)v->gen);
 	family(f, "dynpf_ruleset_info", "gauge",
 	       "The active rule set's digest: SHA-256 of its text as `dynpf rules save` writes "
 	       "it (as `dynpf status` says it).");

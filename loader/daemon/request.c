@@ -12,10 +12,11 @@ static const struct {
 	const char *name;
 	enum dynpf_req_cmd cmd;
 } cmds[] = {
-	{ "status", DYNPF_REQ_STATUS },         { "rules-load", DYNPF_REQ_RULES_LOAD },
-	{ "rules-save", DYNPF_REQ_RULES_SAVE }, { "rule-add", DYNPF_REQ_RULE_ADD },
-	{ "rule-del", DYNPF_REQ_RULE_DEL },     { "stats", DYNPF_REQ_STATS },
-	{ "attach", DYNPF_REQ_ATTACH },         { "detach", DYNPF_REQ_DETACH },
+	{ "status", DYNPF_REQ_STATUS },           { "rules-load", DYNPF_REQ_RULES_LOAD },
+	{ "rules-save", DYNPF_REQ_RULES_SAVE },   { "rule-add", DYNPF_REQ_RULE_ADD },
+	{ "rule-del", DYNPF_REQ_RULE_DEL },       { "stats", DYNPF_REQ_STATS },
+	{ "attach", DYNPF_REQ_ATTACH },           { "detach", DYNPF_REQ_DETACH },
+	{ "rules-apply", DYNPF_REQ_RULES_APPLY },
 };
 
 static int fail(char *err, size_t err_len, const char *fmt, ...)
@@ -107,6 +108,38 @@ static int words_member(struct dynpf_req *r, const char *cmd, char *err, size_t 
 	return 0;
 }
 
+/* "lines": strings without NUL bytes or newlines, 1..DYNPF_REQ_MAX_LINES. */
+static int lines_member(struct dynpf_req *r, const char *cmd, char *err, size_t err_len)
+{
+	json_object *a, *w;
+	size_t n;
+
+	if (!json_object_object_get_ex(r->obj, "lines", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return fail(err, err_len, "%s: expected \"lines\", the lines of rule changes", cmd);
+	n = json_object_array_length(a);
+	if (!n || n > DYNPF_REQ_MAX_LINES)
+		return fail(err, err_len, "%s: a request has 1 to %d lines, not %zu", cmd,
+			    DYNPF_REQ_MAX_LINES, n);
+	r->lines = calloc(n, sizeof(*r->lines));
+	if (!r->lines)
+		return fail(err, err_len, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *s;
+
+		w = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(w, json_type_string))
+			return fail(err, err_len, "%s: line %zu is not a string", cmd, i + 1);
+		s = json_object_get_string(w);
+		if (strlen(s) != (size_t)json_object_get_string_len(w) || strchr(s, '\n'))
+			return fail(err, err_len, "%s: line %zu holds a NUL byte or a newline", cmd,
+				    i + 1);
+		r->lines[i] = (char *)s;
+	}
+	r->nlines = (int)n;
+	return 0;
+}
+
 static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t err_len)
 {
 	json_object *v;
@@ -151,6 +184,29 @@ static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t 
 	case DYNPF_REQ_DETACH:
 		return iface_name(r, cmd, err, err_len) || hook_member(r, cmd, err, err_len) ? -1
 											     : 0;
+	case DYNPF_REQ_RULES_APPLY:
+		if (lines_member(r, cmd, err, err_len))
+			return -1;
+		r->name = str_member(r->obj, "name", NULL, &bad);
+		if (bad)
+			return fail(err, err_len, "%s: \"name\" must be a string", cmd);
+		if (!r->name)
+			r->name = "<request>";
+		r->first = 1;
+		if (json_object_object_get_ex(r->obj, "first", &v)) {
+			int64_t n = json_object_get_int64(v);
+
+			if (!json_object_is_type(v, json_type_int) || n < 1 || n > (int64_t)1 << 40)
+				return fail(err, err_len, "%s: \"first\" is a line number", cmd);
+			r->first = (unsigned long)n;
+		}
+		if (json_object_object_get_ex(r->obj, "batch", &v)) {
+			if (!json_object_is_type(v, json_type_boolean))
+				return fail(err, err_len, "%s: \"batch\" must be true or false",
+					    cmd);
+			r->batch = json_object_get_boolean(v);
+		}
+		return 0;
 	default:
 		return 0;
 	}
@@ -196,7 +252,7 @@ int dynpf_req_parse(const char *line, size_t len, struct dynpf_req *r, char *err
 	if (i == sizeof(cmds) / sizeof(cmds[0])) {
 		fail(err, err_len,
 		     "unknown command '%.64s' (status, rules-load, rules-save, rule-add, "
-		     "rule-del, stats, attach, detach)",
+		     "rule-del, rules-apply, stats, attach, detach)",
 		     c);
 		dynpf_req_free(r);
 		return -1;
@@ -214,6 +270,9 @@ void dynpf_req_free(struct dynpf_req *r)
 	free(r->words);
 	r->words = NULL;
 	r->nwords = 0;
+	free(r->lines);
+	r->lines = NULL;
+	r->nlines = 0;
 	json_object_put(r->obj);
 	r->obj = NULL;
 }

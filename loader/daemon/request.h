@@ -18,6 +18,8 @@
 
 /* Words of one rule-add request, at most. */
 #define DYNPF_REQ_MAX_WORDS 4096
+/* Lines of one rules-apply request, at most. */
+#define DYNPF_REQ_MAX_LINES 65536
 
 enum dynpf_req_cmd {
 	DYNPF_REQ_STATUS,
@@ -26,8 +28,9 @@ enum dynpf_req_cmd {
 	DYNPF_REQ_RULE_ADD, /* words */
 	DYNPF_REQ_RULE_DEL, /* id */
 	DYNPF_REQ_STATS,
-	DYNPF_REQ_ATTACH, /* name, hook, frags */
-	DYNPF_REQ_DETACH, /* name, hook (has_hook) */
+	DYNPF_REQ_ATTACH,      /* name, hook, frags */
+	DYNPF_REQ_DETACH,      /* name, hook (has_hook) */
+	DYNPF_REQ_RULES_APPLY, /* lines, first, name, batch */
 };
 
 struct dynpf_req {
@@ -37,8 +40,12 @@ struct dynpf_req {
 	size_t text_len;
 	char **words; /* rule-add: the rule's words, as the shell split them */
 	int nwords;
-	const char *name; /* rules-load (default "<request>"), attach, detach */
-	uint32_t id;      /* rule-del */
+	char **lines; /* rules-apply: "rule add ..." and "rule del ID" lines */
+	int nlines;
+	unsigned long first; /* rules-apply: the line number of lines[0] (default 1) */
+	bool batch;          /* rules-apply: blank lines separate transactions */
+	const char *name;    /* rules-load, rules-apply (default "<request>"), attach, detach */
+	uint32_t id;         /* rule-del */
 	enum dynpf_attach_hook hook;
 	bool has_hook;
 	bool frags;

@@ -90,6 +90,8 @@ void serve_client(struct daemon *d, int fd)
 		int err;
 
 		while (!(nl = memchr(buf, '\n', len))) {
+			int64_t by = deadline, ex = changes_next_expiry_ms(d);
+
 			if (len == cap) {
 				char *t;
 
@@ -100,7 +102,14 @@ void serve_client(struct daemon *d, int fd)
 					goto out;
 				buf = t;
 			}
-			n = dynpf_read_by(fd, buf + len, cap - len, deadline);
+			/* A rule running out meanwhile is removed on time. */
+			if (ex >= 0 && dynpf_now_ms() + ex < by)
+				by = dynpf_now_ms() + ex;
+			n = dynpf_read_by(fd, buf + len, cap - len, by);
+			if (n == -ETIMEDOUT && dynpf_now_ms() < deadline) {
+				changes_expire(d);
+				continue;
+			}
 			if (n == -ETIMEDOUT)
 				pr_warn("client pid %d (uid %u): no complete request in %d s, "
 					"dropped\n",
@@ -118,6 +127,7 @@ void serve_client(struct daemon *d, int fd)
 			goto out;
 		}
 		rep = handle_request(d, buf, nl - buf);
+		changes_expire(d);
 		s = json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN);
 		deadline = dynpf_now_ms() + CLIENT_TIMEOUT_MS;
 		err = dynpf_write_line_by(fd, s, deadline);

@@ -97,11 +97,15 @@ void dynpf_lang_set_now(__u64 ns)
 
 __u64 dynpf_rule_timeout_left(const struct dynpf_rule *r, __u64 now_ns)
 {
+	__u64 left;
+
 	if (!r->expires)
 		return 0;
 	if (r->expires <= now_ns)
 		return 1; /* going: the daemon removes it at once */
-	return (r->expires - now_ns + 999999999ull) / 1000000000ull;
+	left = (r->expires - now_ns) / 1000000000ull + !!((r->expires - now_ns) % 1000000000ull);
+	/* Past what the language takes: printed as the longest it takes. */
+	return left > DYNPF_TIMEOUT_MAX ? DYNPF_TIMEOUT_MAX : left;
 }
 
 #define TIMEOUT_WHAT "a timeout (NUM[s|m|h|d], 1 second to 136 years)"

@@ -54,6 +54,27 @@ static inline void dynpf_rule_ids_set(struct dynpf_rule_ids *ids, __u32 id)
 int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
 			   const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err);
 
+/*
+ * A line of `dynpf rules apply`: a change in the CLI's words, "rule add
+ * RULE" (RULE as on a line of a rule file, or after `dynpf rule add`) or
+ * "rule del ID"; a blank line or a comment is no change. src and line name
+ * it in messages: "SRC:LINE:COLUMN: ...". A rule without "id" gets the
+ * lowest id not in taken (NULL: none taken). 0, or -EINVAL with err set.
+ */
+enum dynpf_change_kind {
+	DYNPF_CHANGE_NONE,
+	DYNPF_CHANGE_ADD,
+	DYNPF_CHANGE_DEL, /* rule.id */
+};
+
+struct dynpf_change {
+	enum dynpf_change_kind kind;
+	struct dynpf_rule rule;
+};
+
+int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,
+		       size_t len, const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err);
+
 /* A rule file: its rules in file order, and the settings it gives. */
 struct dynpf_ruleset {
 	struct dynpf_rule *rules;
@@ -96,7 +117,10 @@ int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_
 __u64 dynpf_lang_now(void);
 void dynpf_lang_set_now(__u64 ns);
 
-/* The seconds left of a rule's lifetime at now_ns, rounded up; 0: none set. */
+/*
+ * The seconds left of a rule's lifetime at now_ns, rounded up, 1 at least
+ * and DYNPF_TIMEOUT_MAX at most; 0: none set.
+ */
 __u64 dynpf_rule_timeout_left(const struct dynpf_rule *r, __u64 now_ns);
 
 /* Enough for any rule's normalized text. */

@@ -175,6 +175,41 @@ int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
 	return e;
 }
 
+int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,
+		       size_t len, const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err)
+{
+	struct rp p;
+	__u32 v;
+	int e;
+
+	memset(c, 0, sizeof(*c));
+	rp_init(&p, src, line, s, len, &c->rule, err);
+	rp_next(&p);
+	if (!p.cur.p)
+		return 0; /* blank, or a comment */
+	if (!rp_is(&p, "rule"))
+		return rp_expected(&p, "'rule add' or 'rule del'");
+	rp_next(&p);
+	if (rp_is(&p, "add")) {
+		e = rule(&p, taken, 1);
+		if (!e)
+			c->kind = DYNPF_CHANGE_ADD;
+		return e;
+	}
+	if (!rp_is(&p, "del"))
+		return rp_expected(&p, "add or del");
+	if ((e = rp_need(&p, "a rule id (1-131071)")))
+		return e;
+	if (!word_num(&p.cur, DYNPF_MAX_RULES - 1, &v) || !v)
+		return rp_expected(&p, "a rule id (1-131071)");
+	rp_next(&p);
+	if (p.cur.p)
+		return rp_expected_why(&p, "the end of the line", "rule del takes one id");
+	c->kind = DYNPF_CHANGE_DEL;
+	c->rule.id = v;
+	return 0;
+}
+
 void dynpf_ruleset_init(struct dynpf_ruleset *rs)
 {
 	memset(rs, 0, sizeof(*rs));
