@@ -152,7 +152,8 @@ static void say_refused(struct txn *t, const char *name, const struct change *c,
 	__u32 id = c->c.rule.id;
 
 	if (c->c.kind == DYNPF_CHANGE_DEL && a->err == -ENOENT)
-		snprintf(t->err, sizeof(t->err), "%s:%lu: rule %u: no such rule", name, c->line, id);
+		snprintf(t->err, sizeof(t->err), "%s:%lu: rule %u: no such rule", name, c->line,
+			 id);
 	else if (c->c.kind == DYNPF_CHANGE_ADD && a->err == -EEXIST)
 		snprintf(t->err, sizeof(t->err),
 			 "%s:%lu: rule %u exists: delete it first (rule del %u)", name, c->line, id,
@@ -197,8 +198,9 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 			continue;
 		a = err ? NULL : dynpf_ctrl_ack(&d->ctrl, t[i].seq_commit);
 		if (!a) {
-			snprintf(t[i].err, sizeof(t[i].err), "%s:%lu: the control channel failed%s%s",
-				 name, t[i].line, err ? ": " : "", err ? strerror(-err) : "");
+			snprintf(t[i].err, sizeof(t[i].err),
+				 "%s:%lu: the control channel failed%s%s", name, t[i].line,
+				 err ? ": " : "", err ? strerror(-err) : "");
 			continue;
 		}
 		if (!a->a.err) {
@@ -206,7 +208,8 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 			continue;
 		}
 		for (size_t k = 0; k < t[i].n; k++) {
-			const struct dynpf_ack_commit *ca = dynpf_ctrl_ack(&d->ctrl, t[i].ch[k].seq);
+			const struct dynpf_ack_commit *ca =
+				dynpf_ctrl_ack(&d->ctrl, t[i].ch[k].seq);
 
 			if (ca && ca->a.err) {
 				say_refused(&t[i], name, &t[i].ch[k], &ca->a);
@@ -214,8 +217,9 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 			}
 		}
 		if (!t[i].err[0])
-			snprintf(t[i].err, sizeof(t[i].err), "%s:%lu: the transaction was refused: %s",
-				 name, t[i].line, strerror(-a->a.err));
+			snprintf(t[i].err, sizeof(t[i].err),
+				 "%s:%lu: the transaction was refused: %s", name, t[i].line,
+				 strerror(-a->a.err));
 	}
 	/* What the commits did, to the ids and the lifetimes. */
 	for (size_t i = 0; i < n; i++) {
