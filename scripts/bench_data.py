@@ -212,6 +212,44 @@ def rules(d, out, datadir):
                     f'{fmt(total.get(int(n)) if n is not None else None, 1, 12)}')
 
 
+# ------------------------------------------- single-rule transactions, the CLI
+
+def single(d, out):
+    """Single-rule transactions with the rule set idle (rules.single) and under
+    the live traffic (live.single), side by side; the CLI against a daemon."""
+    r = d.get('rules') if isinstance(d.get('rules'), dict) else {}
+    lv = d.get('live') if isinstance(d.get('live'), dict) else {}
+    cols = [(name, o) for name, o in (('idle', r.get('single')),
+                                      ('under traffic', lv.get('single')))
+            if isinstance(o, dict)]
+    if cols:
+        by = {name: {k.get('kind'): k for k in o.get('kinds') or [] if isinstance(k, dict)}
+              for name, o in cols}
+        out('')
+        out('single-rule transactions, one producer: txn/s and ack p99 (us), with '
+            + ', '.join(f'{o.get("rules_loaded", "?")} rules loaded ({n})' for n, o in cols))
+        out(f'{"kind":>10}' + ''.join(f'{n + " txn/s":>22}{"p99 us":>9}' for n, _ in cols))
+        for kind in ('add', 'replace', 'delete'):
+            row = [by[n].get(kind, {}) for n, _ in cols]
+            out(f'{kind:>10}' + ''.join(f'{fmt(k.get("per_s"), 0, 22)}'
+                                        f'{fmt(k.get("ack_p99_us"), 1, 9)}' for k in row))
+        out(f'{"all":>10}' + ''.join(f'{fmt(o.get("all_per_s"), 0, 22)}{"":>9}'
+                                     for _, o in cols))
+        out('in force when acked: ' + ', '.join(f'{n} {o.get("in_force", "?")} of '
+                                                f'{o.get("checked", "?")}' for n, o in cols))
+    cli = r.get('cli')
+    if isinstance(cli, dict) and cli.get('measured'):
+        out('')
+        out(f'the CLI against a daemon, {cli.get("rules_loaded", "?")} rules loaded')
+        for k in ('rule_add', 'rule_del'):
+            v = cli.get(k) or {}
+            out(f'  dynpf {k.replace("_", " "):<10} start to exit: '
+                f'p50 {fmt(v.get("p50_ms"), 2)} ms, p90 {fmt(v.get("p90_ms"), 2)} ms')
+        out(f'  dynpf rules apply: {fmt(cli.get("apply_per_s"), 0)} changes/s a line a '
+            f'transaction, {fmt(cli.get("apply_batch_per_s"), 0)} with --batch '
+            f'({cli.get("apply_batch_lines", "?")} lines)')
+
+
 # ------------------------------------------------------------------ the live
 
 LABEL_KEYS = ('name', 'config', 'configuration', 'label', 'mode', 'prog', 'program')
@@ -370,6 +408,7 @@ def main():
     shapes(d, out, datadir)
     primitives(d, out)
     rules(d, out, datadir)
+    single(d, out)
     live(d, out, datadir)
     targets(d, out)
     print('\n'.join(lines))

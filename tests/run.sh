@@ -799,7 +799,10 @@ bench_rules_tables() {
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
 	for want in '^rule sets:' '^ +100 +99 +[0-9]+ ' '^classification, ns per packet' \
 		'^syn xdp ' '^ipv6-udp tc ' '^rule updates per second' '^ +4096 +[0-9]' \
-		'^submit to effective' '^ +100 +[0-9.]+ ' '^nft' '^  xdp-filter, all '; do
+		'^submit to effective' '^ +100 +[0-9.]+ ' '^nft' '^  xdp-filter, all ' \
+		'^single-rule transactions, the rule set idle' '^ +replace +[0-9]+ ' \
+		'^in force when acked: 3000 of 3000 ' '^ +dynpf rule add +[0-9.]+ ' \
+		'^dynpf rules apply FILE, 100000 changes'; do
 		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
 	done
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
@@ -825,6 +828,8 @@ bench_live_smoke() {
 			{ echo "no nonzero Mpps for '$conf' (got '${m}'):"; cat "$out"; return 1; }
 	done
 	grep -qE '^  half-applied: 0 packets ' "$out" || { echo "half-applied packets:"; cat "$out"; return 1; }
+	grep -qE '^in force when acked: 3000 of 3000 ' "$out" ||
+		{ echo "single-rule changes under traffic not in force when acked:"; cat "$out"; return 1; }
 	grep -qE '^  control: .* counted [1-9][0-9]* packets' "$out" ||
 		{ echo "the control was not seen:"; cat "$out"; return 1; }
 	grep -q '^xdp-bench: ' "$out" || { echo "nothing said of xdp-bench:"; cat "$out"; return 1; }

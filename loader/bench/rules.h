@@ -13,6 +13,7 @@
  *   rules_updates.c   rule updates per second, and the raw map-write floor
  *   rules_effect.c    the time from submit to effective
  *   rules_single.c    single-rule transactions: rates, ack latency, in force
+ *   rules_cli.c       the CLI against a daemon: rule add, rules apply
  *   rules_nft.c       nft -f of the same rules
  *   rules_stages.c    where the time goes: dynpf_xdp stopped after each stage
  *   rules_opts.c      option areas with a rule that tests them, against direct
@@ -197,7 +198,30 @@ struct bpf_map;
 int rb_single_run(struct dynpf_ctrl *c, int xdp_fd, struct bpf_map *verdicts, uint32_t rules,
 		  struct rb_single *s);
 void rb_single_print(const struct rb_single *s, const char *where);
+
 json_object *rb_single_json(const struct rb_single *s); /* NULL when not run */
+
+/*
+ * rules_cli.c: the CLI against a daemon the bench starts (issue 19):
+ * RB_CLI_N `rule add` and `rule del` processes, and `rules apply` of
+ * RB_CLI_CHANGES changes, a line or RB_CLI_BATCH lines a transaction.
+ */
+#define RB_CLI_N 200
+#define RB_CLI_CHANGES 100000
+#define RB_CLI_BATCH 100
+struct rb_cli {
+	bool done;
+	char why[256]; /* not measured: why */
+	uint32_t rules, n, changes;
+	double p50_ms[2], p90_ms[2], max_ms[2]; /* [0] rule add, [1] rule del */
+	double apply_per_s[2];                  /* [0] a line, [1] a batch a transaction */
+	uint32_t acked[2];
+};
+/* With the generated set of rules in the daemon. 0 or -errno (said). */
+struct rb_ctx;
+int rb_cli(struct rb_ctx *x, uint32_t rules);
+void rb_cli_print(const struct rb_cli *c);
+json_object *rb_cli_json(const struct rb_cli *c);
 
 struct rb_eff {
 	uint32_t rules;
@@ -236,6 +260,7 @@ struct bench_rules {
 	struct rb_eff eff[2];
 	size_t neff;
 	struct rb_single single;
+	struct rb_cli cli;
 	int poller_cpu; /* the concurrent poller's CPU, or -1: none */
 	int nft;
 	char nft_msg[256];

@@ -194,6 +194,7 @@ void bench_rules_print_text(const struct bench_rules *r)
 	print_updates(r);
 	print_effective(r);
 	rb_single_print(&r->single, "the rule set idle");
+	rb_cli_print(&r->cli);
 	print_nft(r);
 }
 
@@ -321,6 +322,7 @@ json_object *bench_rules_json(const struct bench_rules *r)
 	}
 	json_object_object_add(o, "submit_to_effective", eff);
 	json_object_object_add(o, "single", rb_single_json(&r->single));
+	json_object_object_add(o, "cli", rb_cli_json(&r->cli));
 	nft = json_object_new_object();
 	json_object_object_add(nft, "status",
 			       json_object_new_string(r->nft == NFT_OK       ? "ok"

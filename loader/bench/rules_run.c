@@ -14,7 +14,9 @@
  *   submit to effective, with 1 rule and the largest count (rules_effect.c);
  *   single-rule transactions, with 10,000 rules (or the largest count below
  *   it: rules_single.c);
- *   nft -f of the same sets, where nft is installed (rules_nft.c).
+ *   nft -f of the same sets, where nft is installed (rules_nft.c);
+ *   the CLI against a daemon of its own, with the same count of rules as the
+ *   single-rule transactions (rules_cli.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -221,6 +223,9 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		}
 	}
 	rb_nft(&x);
+	err = rb_cli(&x, single_at);
+	if (err)
+		goto fail;
 	rb_stages_close(&x);
 	dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
