@@ -203,8 +203,8 @@ static int cli_processes(struct cli_run *r, struct rb_cli *c)
 	int err = 0;
 
 	for (uint32_t i = 0; i < RB_CLI_N && lat[0] && lat[1] && !err; i++) {
-		char *add[] = { "dynpf", "rule", "add",	 "id",	 id, "prio",
-				"0",	 "ip",	 "saddr", addr, "drop", NULL };
+		char *add[] = { "dynpf", "rule", "add",   "id", id,     "prio",
+				"0",     "ip",   "saddr", addr, "drop", NULL };
 		char *del[] = { "dynpf", "rule", "del", id, NULL };
 
 		snprintf(id, sizeof(id), "%u", RB_SGL_BASE + i);
@@ -244,12 +244,11 @@ static int cli_apply(struct cli_run *r, struct rb_cli *c)
 			return err;
 		ms = cli_spawn(r, k ? batch : apply, NULL, r->out);
 		c->acked[k] = cli_oks(r->out);
-		if (ms < 0 ||
-		    c->acked[k] != (k ? RB_CLI_CHANGES / RB_CLI_BATCH : RB_CLI_CHANGES)) {
+		if (ms < 0 || c->acked[k] != (k ? RB_CLI_CHANGES / RB_CLI_BATCH : RB_CLI_CHANGES)) {
 			p_err("bench: `dynpf rules apply%s` of %u changes: %s, %u transactions "
 			      "acked ok",
-			      k ? " --batch" : "", RB_CLI_CHANGES,
-			      ms < 0 ? "failed" : "exit 0", c->acked[k]);
+			      k ? " --batch" : "", RB_CLI_CHANGES, ms < 0 ? "failed" : "exit 0",
+			      c->acked[k]);
 			return -EPROTO;
 		}
 		c->apply_per_s[k] = RB_CLI_CHANGES / (ms / 1e3);
@@ -337,8 +336,8 @@ void rb_cli_print(const struct rb_cli *c)
 	printf("%28s %10s %10s %10s\n", "process start to exit, ms", "p50", "p90", "max");
 	printf("%28s %10.2f %10.2f %10.2f\n", "dynpf rule add", c->p50_ms[0], c->p90_ms[0],
 	       c->max_ms[0]);
-	printf("%28s %10.2f %10.2f %10.2f   (target: p50 < 5 ms)\n", "dynpf rule del",
-	       c->p50_ms[1], c->p90_ms[1], c->max_ms[1]);
+	printf("%28s %10.2f %10.2f %10.2f   (target: p50 < 5 ms)\n", "dynpf rule del", c->p50_ms[1],
+	       c->p90_ms[1], c->max_ms[1]);
 	printf("dynpf rules apply FILE, %u changes, each line a transaction: %.0f changes/s\n"
 	       "  (target: >= 20,000/s; %u acked ok); with --batch, %u lines a transaction:\n"
 	       "  %.0f changes/s (%u acked ok)\n",

@@ -293,6 +293,7 @@ static int drain_once(struct dynpf_ctrl *c, uint32_t max_msgs, uint32_t reclaim,
 		return err;
 	}
 	c->held = args.err == -EAGAIN;
+	c->nheld += c->held;
 	if (args.err && !c->held) {
 		p_err("the drain program failed: %s", strerror(-args.err));
 		return args.err;

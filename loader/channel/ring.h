@@ -48,6 +48,7 @@ struct dynpf_ctrl {
 	uint64_t gen;         /* the generation packets read */
 	uint32_t limbo;       /* entries retired and not yet free */
 	bool held;            /* a commit waits for a grace period to make room */
+	uint64_t nheld;       /* drain runs that held a commit so, since the open */
 	uint32_t reclaim_max; /* entries a run reclaims, at most (each phase) */
 	struct dynpf_gp *gp;  /* the grace-period thread, once started */
 	/*

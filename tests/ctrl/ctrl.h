@@ -77,5 +77,9 @@ void test_100k(void);
 void test_concurrency(void);
 /* bounds.c */
 void test_inner_bounds(void);
+/* txn.c */
+void test_single_in_force(void);
+void test_reclaim(void);
+void test_held(void);
 
 #endif

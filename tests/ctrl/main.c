@@ -53,6 +53,10 @@ int main(void)
 	test_differential();
 	test_differential_mixed();
 	test_concurrency();
+	test_reclaim(); /* what the concurrency test retired */
+	test_single_in_force();
+	test_reclaim();
+	test_held();
 	test_actions();
 	test_bytes();
 	test_inner_bounds();
