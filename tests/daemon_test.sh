@@ -101,6 +101,59 @@ want_packets "the new rule decides at once" 3 4
 want_packets "and the count rule after it no longer sees them" 2 6
 check "rule del at runtime" "$DYNPF" rule del 3
 check "deleting a missing rule is an error" sh -c '! "$1" rule del 3' sh "$DYNPF"
+
+# A rule with a lifetime: listed with the time left, in force at once, and
+# removed by the daemon when it runs out (polled: at most 10 s).
+gone_rule() { # ID: true once the active set has no rule ID
+	for _ in $(seq 100); do
+		"$DYNPF" rule list | grep -q "^id $1 " || return 0
+		sleep 0.1
+	done
+	return 1
+}
+check "rule add with a timeout" "$DYNPF" rule add id 40 prio 1 udp dport 4040 drop timeout 2s
+check "rules save lists its time left" sh -c \
+	'"$1" rules save | grep -Eq "^id 40 prio 1 udp dport 4040 drop timeout [12]s$"' sh "$DYNPF"
+check "status lists it" sh -c \
+	'"$1" status | grep -Eq "rules with a timeout: 1; the next to run out: rule 40 in [12]s"' \
+	sh "$DYNPF"
+send 3 udp 4040
+want_packets "it drops at once" 40 3
+check "it is removed when it runs out" gone_rule 40
+check "and the log says so" grep -q "rule 40 ran out (timeout): removed" "$OUT/daemon.log"
+
+# A stream of changes on standard input: a transaction a line, each acked
+# on stdout naming its line, a refused one naming why; then in batches.
+printf '%s\n' 'rule add id 50 prio 2 udp dport 5050 drop' 'rule add id 51 udp dport 5051 count' \
+	'rule del 99' '# a comment' '' 'rule add udp dport 99999 drop' 'rule del 51' \
+	'rule add tcp dport 5052 count timeout 1h' >"$OUT/dt.changes"
+printf '%s\n' 'ok <stdin>:1: rule 50 added, generation G' 'ok <stdin>:2: rule 51 added, generation G' \
+	'error <stdin>:3: rule 99: no such rule' \
+	"error <stdin>:6:20: expected a port or range (0-65535) after 'dport', got '99999'" \
+	'ok <stdin>:7: rule 51 deleted, generation G' 'ok <stdin>:8: rule 3 added, generation G' \
+	'exit 1' >"$OUT/dt.acks.want"
+apply_lines() {
+	"$DYNPF" rules apply - <"$OUT/dt.changes" >"$OUT/dt.acks" 2>&1
+	echo "exit $?" >>"$OUT/dt.acks"
+	sed 's/generation [0-9]*$/generation G/' "$OUT/dt.acks" | diff -u "$OUT/dt.acks.want" -
+}
+check "rules apply -: an ack a line, in order, each refusal naming its line" apply_lines
+send 2 udp 5050
+want_packets "a change applied is in force" 50 2
+apply_batches() {
+	printf '%s\n' 'rule del 50' 'rule del 3' '' 'rule add id 52 udp dport 5053 drop' 'rule del 77' \
+		'' 'rule add id 53 udp dport 5054 drop' | "$DYNPF" -j rules apply --batch - >"$OUT/dt.batch"
+	[ $? = 1 ] || return 1
+	/usr/bin/python3 - "$OUT/dt.batch" <<'PY' || return 1
+import json, sys
+r = [json.loads(line) for line in open(sys.argv[1])]
+assert [(x["line"], x["last_line"], x["ok"]) for x in r] == [(1, 2, True), (4, 5, False), (7, 7, True)], r
+assert r[0]["deleted"] == [50, 3] and r[1]["error"] == "<stdin>:5: rule 77: no such rule", r
+PY
+	"$DYNPF" rules save | grep -q "^id 53 " && ! "$DYNPF" rules save | grep -Eq "^id (50|3|52) "
+}
+check "rules apply --batch: a batch with a refusal changes nothing, the others apply" apply_batches
+check "rule del 53" "$DYNPF" rule del 53
 "$DYNPF" rules save "$OUT/dt.saved" 2>"$OUT/dt.log"
 check "rules save | rules load | rules save is the same set" sh -c \
 	'"$1" rules load "$2" && "$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
@@ -137,6 +190,8 @@ vg "rule add" 0 "$DYNPF" rule add id 3 prio 5 udp dport 53 drop
 vg "rule list" 0 "$DYNPF" rule list
 vg "rule del" 0 "$DYNPF" rule del 3
 vg "rule del of a missing rule" 2 "$DYNPF" rule del 3
+printf 'rule add id 3 udp dport 53 drop\nrule del 3\nrule del 3\n' >"$OUT/dt.vg.changes"
+vg "rules apply" 1 "$DYNPF" rules apply "$OUT/dt.vg.changes"
 
 # SIGHUP: the rule file again, as one transaction; a bad one changes nothing.
 hup_until() { # WHAT: SIGHUP, then wait until the active set has rule 9 (1) or not (0)
@@ -248,12 +303,17 @@ chmod 0600 "$SOCK"
 # kill -9: the programs go on filtering; the restarted daemon adopts the
 # pinned maps: same rules, counters kept.
 before=$(rule_packets 1)
+# A rule with a lifetime crosses the restart: its expiry is an absolute time.
+"$DYNPF" rule add id 41 prio 2 udp dport 4041 drop timeout 8s >/dev/null 2>&1
 kill -9 "$dpid"
 wait "$dpid" 2>/dev/null
 dpid=
 rm -f "$SOCK"
 send 2 tcp 22
 check "restart after kill -9 adopts the pinned maps" start
+check "a rule's lifetime survived the restart, counted from before it" sh -c \
+	'"$1" rules save | grep -Eq "^id 41 prio 2 udp dport 4041 drop timeout [1-7]s$"' sh "$DYNPF"
+check "and the restarted daemon removes it when it runs out" gone_rule 41
 check "the rule set survived" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
 want_packets "filtering went on while no daemon ran" 1 $((before + 2))
 check "status says adopted" sh -c '"$1" status | grep -q "adopted"' sh "$DYNPF"
