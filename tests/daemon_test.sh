@@ -155,6 +155,13 @@ PY
 check "rules apply --batch: a batch with a refusal changes nothing, the others apply" apply_batches
 check "rule del 53" "$DYNPF" rule del 53
 "$DYNPF" rules save "$OUT/dt.saved" 2>"$OUT/dt.log"
+# A timeout in a rule file: the same, for the rule of the file that has one.
+cp "$OUT/dt.saved" "$OUT/dt.timed.rules"
+echo 'id 42 prio 3 udp dport 4042 drop timeout 1s' >>"$OUT/dt.timed.rules"
+check "rules load of a file with a timeout" "$DYNPF" rules load "$OUT/dt.timed.rules"
+check "its rule is removed when it runs out, the others stay" sh -c \
+	'for _ in $(seq 50); do "$1" rules save | cmp -s - "$2" && exit 0; sleep 0.1; done; exit 1' \
+	sh "$DYNPF" "$OUT/dt.saved"
 check "rules save | rules load | rules save is the same set" sh -c \
 	'"$1" rules load "$2" && "$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
 check "rules load of a bad file changes nothing" sh -c \
