@@ -42,8 +42,8 @@ struct dynpf_ctrl {
 	uint64_t next_seq;
 	uint64_t sent;  /* messages written */
 	uint64_t acked; /* acks received */
-	uint64_t peak; /* the most messages in the ring at once (sent, not yet acked) */
-	uint64_t full; /* messages that found the ring full (drained, or waited on) */
+	uint64_t peak;  /* the most messages in the ring at once (sent, not yet acked) */
+	uint64_t full;  /* messages that found the ring full (drained, or waited on) */
 	/* After the last drain run: */
 	uint64_t gen;         /* the generation packets read */
 	uint32_t limbo;       /* entries retired and not yet free */

@@ -225,7 +225,7 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].sent)
 			counts_txn_only(d, dynpf_now() - t0,
-					!t[i].err[0] ? 0
+					!t[i].err[0]                                ? 0
 					: dynpf_ctrl_ack(&d->ctrl, t[i].seq_commit) ? -EINVAL
 										    : -EIO);
 		else if (t[i].err[0])
