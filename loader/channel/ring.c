@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -175,6 +176,7 @@ static void *gp_main(void *arg)
 
 static int gp_start(struct dynpf_ctrl *c)
 {
+	sigset_t all, old;
 	struct dynpf_gp *g;
 	int err;
 
@@ -194,7 +196,13 @@ static int gp_start(struct dynpf_ctrl *c)
 	g->inner_fd = bpf_map__fd(c->skel->maps.dynpf_sync_inner);
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
+	/* Every signal blocked in the thread: a signal to the process is the
+	 * producer's (the daemon reads SIGTERM from a signalfd; had the thread
+	 * taken it, its default action would end the process unclean). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = -pthread_create(&g->th, NULL, gp_main, g);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err) {
 		close(g->efd);
 		free(g);
