@@ -288,10 +288,9 @@ static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
 /*
  * One chain entry, idx of the pool: 1 to go on to e->next, 0 to stop the
  * walk. An entry not alive at the packet's generation (unborn, or retired
- * and waiting to be unlinked) is passed over, after the hash: most entries
- * a walk meets are not the packet's key. The match is behind its
- * subprogram: inlined, the verifier's paths multiply past its budget
- * (tried: 1M instructions with the first entry inlined).
+ * and waiting to be unlinked) is passed over, as one another key's is. The
+ * match is behind its subprogram: inlined, the verifier's paths multiply
+ * past its budget (tried: 1M instructions with the first entry inlined).
  */
 static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
 					    const struct bpf_dynptr *dp, __u32 idx,
@@ -302,9 +301,11 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 	*ep = e;
 	if (!e || !dynpf_before(e->r.prio, e->r.id, cs->best_prio, cs->best))
 		return 0;
-	if (e->hash != cs->hash || !dynpf_ent_alive(e, cs->gen))
-		return 1; /* another key in the bucket, or another generation's */
-	if (!dynpf_quick_reject(&e->r, cs, p) &&
+	if (e->hash != cs->hash)
+		return 1; /* another key in the bucket */
+	/* Life is tested after the inline rejections: most entries a key
+	 * meets fail one of them, and then life does not matter. */
+	if (!dynpf_quick_reject(&e->r, cs, p) && dynpf_ent_alive(e, cs->gen) &&
 	    ((!(e->r.m.fields & ~DYNPF_QUICK_FIELDS) && !e->r.m.ntlv && !e->r.m.nval) ||
 	     dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
 		if (e->terminal) {

@@ -110,7 +110,7 @@ for c in $("$1" help | sed -n "/^Commands:/,/^\$/s/^  \([a-z]*\) .*/\1/p"); do
 done' sh "$DYNPF"
 t "completion: rules subcommands" bash -c '
 source configs/dynpf.bash-completion
-COMP_WORDS=(dynpf rules ""); COMP_CWORD=2; _dynpf; [ "${COMPREPLY[*]}" = "check load save" ]'
+COMP_WORDS=(dynpf rules ""); COMP_CWORD=2; _dynpf; [ "${COMPREPLY[*]}" = "check load save apply" ]'
 
 section "the daemon's configuration"
 t "configs/dynpf.conf is valid" "$DYNPF" daemon --check-config --config configs/dynpf.conf

@@ -497,11 +497,13 @@ struct dynpf_state {
  * born <= g < born + span, since generations have 56 bits and g - born
  * wraps to 2^64 - 2^56 or more for an entry born after g. span is
  * DYNPF_SPAN_ALIVE while the rule lives; deleting the rule sets it to the
- * deleting commit's generation - born. The fields a chain walk reads come
- * first: with the rule's id, priority and action, one cache line.
+ * deleting commit's generation - born. The rule first, then its place in
+ * the chains (tried the other way round, the fields a walk reads first: no
+ * faster, bench stages at 10,000 rules).
  */
 #define DYNPF_SPAN_ALIVE (1ull << 62)
 struct dynpf_rule_ent {
+	struct dynpf_rule r;
 	__u64 hash;  /* of the masked key and tuple: its bucket, compared first */
 	__u64 born;  /* the first generation that sees it */
 	__u64 span;  /* how many generations see it */
@@ -512,7 +514,6 @@ struct dynpf_rule_ent {
 	__u8 tuple;
 	__u8 terminal;
 	__u8 pad;
-	struct dynpf_rule r;
 };
 
 #ifdef __cplusplus
