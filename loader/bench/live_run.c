@@ -47,10 +47,11 @@
  * sentinel rule (a drop matching every packet, right after the markers)
  * decides a packet only when no marker is there: a packet classified by a
  * rule set that has the transaction's first op but not its last. The commit
- * applies the ops in message order to the side packets do not read, then
- * flips; the side left is brought up to date after an RCU grace period. A
- * packet reading a side part-way through either is counted by the
- * sentinel: its counter must stay 0 (and the catch-all's too).
+ * links the new entries, born at the next generation, and marks the deleted
+ * ones dead from it, in message order, then publishes the generation. A
+ * packet that saw part of a transaction would be counted by the sentinel:
+ * its counter must stay 0 (and the catch-all's too). Then the single-rule
+ * transactions of the rules benchmark (rules_single.c) run, traffic on.
  */
 #define _GNU_SOURCE
 #include <errno.h>

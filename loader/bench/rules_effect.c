@@ -20,8 +20,8 @@
 /*
  * A thread on another CPU that runs the packet through dynpf_xdp while it is
  * armed, and notes when the first test run returns the drop verdict: when
- * the commit flipped the rule set, which the producer's flush only reports
- * after the RCU grace period that follows.
+ * the commit published its generation, which the producer's flush reports
+ * when it reads the commit's ack.
  */
 enum {
 	POLL_IDLE,
@@ -170,7 +170,7 @@ static int effective_once(struct rb_ctx *x, struct rb_poller *pl, double *us, do
 /*
  * The samples as the producer sees them (flush, then poll), then, where
  * there is another CPU, the same with a poller there: apart, because the
- * poller's test runs make the grace period in the flush longer.
+ * poller's test runs compete with the producer.
  */
 int rb_effective(struct rb_ctx *x, uint32_t rules, struct rb_eff *e)
 {

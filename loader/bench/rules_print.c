@@ -37,7 +37,7 @@ static void print_sets(const struct bench_rules *r)
 	printf("\ntuples: distinct match masks, from the commit's ack (at most %d). walked: the\n"
 	       "rules whose key the packet has under their mask, the chain entries tested for\n"
 	       "it (the native reference counts them). total: the sum of the steps, the load\n"
-	       "of that many rules (each step's flush includes an RCU grace period).\n",
+	       "of that many rules (each step one transaction, flushed and acked).\n",
 	       DYNPF_MAX_TUPLES);
 }
 
@@ -123,13 +123,13 @@ static void print_updates(const struct bench_rules *r)
 	}
 	printf("\nring/s: rule adds per second, in transactions of begin + N adds + commit\n"
 	       "through dynpf_ctrl (the USER_RINGBUF), each flushed: drained and validated in\n"
-	       "BPF, applied to both sides of the rule set, acked, with the RCU grace period\n"
-	       "of the commit (the side the commit left is brought up to date after it), so\n"
-	       "a transaction costs that grace period at least. Generated rules, deleted\n"
-	       "again after each run, untimed. map_update_elem/s, map_update_batch/s: the raw\n"
-	       "map-write floor, N %d-byte values (a rule entry of dynpf_rules) written into\n"
-	       "a BPF_MAP_TYPE_ARRAY created by the bench, one bpf_map_update_elem() each or\n"
-	       "one BPF_MAP_UPDATE_BATCH of N. elem/ring: how many times the floor is faster.\n",
+	       "BPF, linked at the next generation, published, acked (no grace period waited\n"
+	       "for; what deletes retire is reclaimed in the background). Generated rules,\n"
+	       "deleted again after each run, untimed. map_update_elem/s, map_update_batch/s:\n"
+	       "the raw map-write floor, N %d-byte values (a rule entry of dynpf_rules)\n"
+	       "written into a BPF_MAP_TYPE_ARRAY created by the bench, one\n"
+	       "bpf_map_update_elem() each or one BPF_MAP_UPDATE_BATCH of N. elem/ring: how\n"
+	       "many times the floor is faster.\n",
 	       RB_FLOOR_VALUE);
 }
 
@@ -157,10 +157,9 @@ static void print_effective(const struct bench_rules *r)
 	}
 	printf("\neffective: from the transaction's begin (begin, add, commit, flush) to the\n"
 	       "first xdp test run after the flush that returns XDP_DROP; flushed: to the\n"
-	       "flush's return. The flush returns after the RCU grace period that follows\n"
-	       "the commit (the side the commit left is then brought up to date), so both\n"
-	       "include it. seen by a poller: to the first XDP_DROP of a thread running the\n"
-	       "packet in a loop on another CPU (%s): when the commit flipped the rule set.\n",
+	       "flush's return, when the commit is acked and in force. seen by a poller: to\n"
+	       "the first XDP_DROP of a thread running the packet in a loop on another CPU\n"
+	       "(%s): when the commit published its generation.\n",
 	       where);
 }
 
@@ -301,7 +300,8 @@ json_object *bench_rules_json(const struct bench_rules *r)
 	json_object_object_add(o, "updates", upd);
 	json_object_object_add(
 		o, "map_floor",
-		json_object_new_string("BPF_MAP_TYPE_ARRAY, values of a rule entry (200 bytes)"));
+		json_object_new_string(
+			"BPF_MAP_TYPE_ARRAY, values of a rule entry (struct dynpf_rule_ent)"));
 	for (size_t i = 0; i < r->neff; i++) {
 		const struct rb_eff *e = &r->eff[i];
 		json_object *j = json_object_new_object();

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * dynpf bench, the rule benchmarks: updates per second. Transactions of 1,
- * 64 and 4096 rule adds through the ring, each flushed (drained, applied to
- * both sides of the rule set, acked, one RCU grace period), for at least
- * BENCH_UPD_MS wall-clock per run: updates per second. Beside them the raw
- * map-write floor: the same number of 200-byte values (the size of a rule
- * entry in dynpf_rules) written into a BPF_MAP_TYPE_ARRAY created here, with
+ * 64 and 4096 rule adds through the ring, each flushed (drained, linked at
+ * the next generation, published, acked), for at least BENCH_UPD_MS
+ * wall-clock per run: updates per second. Beside them the raw map-write
+ * floor: the same number of values of a rule entry's size (struct
+ * dynpf_rule_ent) written into a BPF_MAP_TYPE_ARRAY created here, with
  * bpf_map_update_elem() one by one and with one bpf_map_update_batch()
  * (BPF_MAP_UPDATE_BATCH).
  */
