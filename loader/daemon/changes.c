@@ -363,60 +363,55 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 	return o;
 }
 
-/* rule-add: one rule, as an array of its words, in its own transaction. */
-json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
+/* One change in a transaction of its own: the reply, with the id of an add. */
+static json_object *one_change(struct daemon *d, const struct dynpf_change *c)
 {
 	struct txn t = { .line = 1, .last = 1 };
-	struct dynpf_rule_err rerr;
-	struct dynpf_change c = { .kind = DYNPF_CHANGE_ADD };
 	json_object *o;
 
-	if (dynpf_rule_parse_words(&c.rule, req->nwords, req->words, d->ids, &rerr))
-		return reply(false, rerr.msg);
-	if (dynpf_rule_ids_test(d->ids, c.rule.id)) {
-		char msg[128];
-
-		snprintf(msg, sizeof(msg), "rule %u exists: delete it first (dynpf rule del %u)",
-			 c.rule.id, c.rule.id);
-		return reply(false, msg);
-	}
-	if (txn_add(&t, &c, 1))
+	if (txn_add(&t, c, 1))
 		return reply(false, "out of memory");
 	run_txns(d, &t, 1, DYNPF_RULE_CMDLINE);
 	if (t.err[0]) {
 		o = reply(false, t.err);
 	} else {
 		o = reply(true, NULL);
-		jadd(o, "id", json_object_new_int64(c.rule.id));
+		if (c->kind == DYNPF_CHANGE_ADD)
+			jadd(o, "id", json_object_new_int64(c->rule.id));
 		jadd(o, "generation", json_object_new_int64(t.gen));
 	}
 	free(t.ch);
 	return o;
 }
 
+/* rule-add: one rule, as an array of its words, in its own transaction. */
+json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
+{
+	struct dynpf_change c = { .kind = DYNPF_CHANGE_ADD };
+	struct dynpf_rule_err rerr;
+	char msg[128];
+
+	if (dynpf_rule_parse_words(&c.rule, req->nwords, req->words, d->ids, &rerr))
+		return reply(false, rerr.msg);
+	if (dynpf_rule_ids_test(d->ids, c.rule.id)) {
+		snprintf(msg, sizeof(msg), "rule %u exists: delete it first (dynpf rule del %u)",
+			 c.rule.id, c.rule.id);
+		return reply(false, msg);
+	}
+	return one_change(d, &c);
+}
+
 /* rule-del: one rule, by its id, in its own transaction. */
 json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
 {
-	struct txn t = { .line = 1, .last = 1 };
 	struct dynpf_change c = { .kind = DYNPF_CHANGE_DEL, .rule.id = req->id };
-	json_object *o;
 	char msg[64];
 
 	if (!dynpf_rule_ids_test(d->ids, req->id)) {
 		snprintf(msg, sizeof(msg), "rule %u: no such rule", req->id);
 		return reply(false, msg);
 	}
-	if (txn_add(&t, &c, 1))
-		return reply(false, "out of memory");
-	run_txns(d, &t, 1, DYNPF_RULE_CMDLINE);
-	if (t.err[0]) {
-		o = reply(false, t.err);
-	} else {
-		o = reply(true, NULL);
-		jadd(o, "generation", json_object_new_int64(t.gen));
-	}
-	free(t.ch);
-	return o;
+	return one_change(d, &c);
 }
 
 /* ---- expiry ----------------------------------------------------------------- */
