@@ -222,7 +222,7 @@ static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req
 		dynpf_ruleset_free(&rs);
 		return reply_err("cannot read the active rule set: %s", strerror(-r));
 	}
-	text = ruleset_text(&rs, &len);
+	text = ruleset_text(&rs, true, &len);
 	if (!text) {
 		dynpf_ruleset_free(&rs);
 		return reply_err("out of memory");

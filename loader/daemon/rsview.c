@@ -2,8 +2,8 @@
 /*
  * The active rule set as `dynpf rules save` writes it (its settings, then
  * every rule normalized, in id order), and what status and the metrics say
- * of it: its digest (SHA-256 of that text, so `dynpf rules save | sha256sum`
- * gives it too), its size, and the first rules by id. Read again only when
+ * of it: its digest (SHA-256 of that text without the time left of timed
+ * rules, so `dynpf rules save | sha256sum` gives it when no rule is timed), its size, and the first rules by id. Read again only when
  * the generation changed: the daemon is the only producer, and a commit is
  * the only thing that changes the active set.
  */
@@ -21,7 +21,7 @@
 #include "dynpf.skel.h"
 #include "lib/log.h"
 
-char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len)
+char *ruleset_text(const struct dynpf_ruleset *rs, bool lifetimes, size_t *len)
 {
 	char line[DYNPF_RULE_TEXT_MAX];
 	size_t cap = 4096;
@@ -39,7 +39,11 @@ char *ruleset_text(const struct dynpf_ruleset *rs, size_t *len)
 				continue;
 			n = dynpf_setting_format(i, rs->set[i], line, sizeof(line));
 		} else {
-			n = dynpf_rule_format(&rs->rules[i - DYNPF_SET_MAX], line, sizeof(line));
+			struct dynpf_rule r = rs->rules[i - DYNPF_SET_MAX];
+
+			if (!lifetimes)
+				r.expires = 0;
+			n = dynpf_rule_format(&r, line, sizeof(line));
 		}
 		if (*len + n + 2 > cap) {
 			char *t = realloc(text, cap = 2 * cap + n);
@@ -81,7 +85,10 @@ const struct rs_view *rs_view_get(struct daemon *d)
 		return v;
 	dynpf_ruleset_init(&rs);
 	err = dynpf_ruleset_read(d->skel, &rs);
-	text = err ? NULL : ruleset_text(&rs, &len);
+	/* Without the time left of timed rules: a lifetime says when a rule goes,
+	 * not what it does, and nodes that loaded the same set at different
+	 * moments would differ by it. */
+	text = err ? NULL : ruleset_text(&rs, false, &len);
 	n = rs.n < d->cfg.metrics_rules ? rs.n : d->cfg.metrics_rules;
 	rs_view_free(v);
 	v->ids = calloc(n ?: 1, sizeof(*v->ids));
