@@ -171,4 +171,7 @@ int rp_action(struct rp *p);
 /* The current word is "timeout": its duration, into the rule's expires. */
 int rp_timeout(struct rp *p);
 
+/* One hex digit's value, or -1 (lex.c). */
+int lang_hexval(char c);
+
 #endif

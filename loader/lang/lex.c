@@ -134,7 +134,8 @@ int rp_need(struct rp *p, const char *what)
 	return 0;
 }
 
-static int hexval(char c)
+/* One hex digit's value, or -1 (lang.h). */
+int lang_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -158,7 +159,7 @@ bool lang_num(const char *s, size_t n, __u32 max, __u32 *out)
 	if (i >= n)
 		return false;
 	for (; i < n; i++) {
-		int d = hexval(s[i]);
+		int d = lang_hexval(s[i]);
 
 		if (d < 0 || (unsigned int)d >= base)
 			return false;
@@ -241,7 +242,7 @@ bool word_mac(const struct word *w, __u8 *out)
 	for (int b = 0; b < 6; b++) {
 		int d, v = 0, k;
 
-		for (k = 0; k < 2 && i < w->len && (d = hexval(w->p[i])) >= 0; k++, i++)
+		for (k = 0; k < 2 && i < w->len && (d = lang_hexval(w->p[i])) >= 0; k++, i++)
 			v = v * 16 + d;
 		if (!k)
 			return false;

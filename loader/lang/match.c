@@ -334,18 +334,6 @@ static int tcp_flags_match(struct rp *p, const struct match_kw *k)
 
 #define DATA_WHAT "a value (NUM or 0x hex, in network byte order)"
 
-/* One hex digit's value, or -1. */
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * NUM as len bytes in network byte order, into out[0 .. len): decimal (up to
  * 64 bits) or 0x hex (up to 2 * len digits). false: not a number, or one
@@ -362,7 +350,7 @@ static bool data_num(const char *s, size_t n, unsigned int len, __u8 *out)
 		if (digits > 2 * len)
 			return false;
 		for (size_t i = 0; i < digits; i++) {
-			int d = hexval(s[n - 1 - i]);
+			int d = lang_hexval(s[n - 1 - i]);
 
 			if (d < 0)
 				return false;
