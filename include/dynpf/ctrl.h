@@ -27,7 +27,7 @@
 
 #include "dynpf/pkt.h"
 
-#define DYNPF_CTRL_VERSION 3 /* 2: byte tests (struct dynpf_data_test); 3: dynpf_rule.expires */
+#define DYNPF_CTRL_VERSION 4 /* 2: byte tests; 3: dynpf_rule.expires; 4: declared protocols */
 
 #define DYNPF_MAX_RULES 131072   /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
 #define DYNPF_MAX_TUPLES 64      /* distinct match masks (tuple space search) */
@@ -39,14 +39,16 @@
 #define DYNPF_SAMPLE_MAX 256     /* bytes of a packet a sample carries */
 
 /* X(name, value, text) */
-#define DYNPF_MSG_TYPES(X)             \
-	X(RULE_ADD, 1, "rule-add")     \
-	X(RULE_DEL, 2, "rule-del")     \
-	X(TXN_BEGIN, 3, "txn-begin")   \
-	X(TXN_COMMIT, 4, "txn-commit") \
-	X(TXN_ABORT, 5, "txn-abort")   \
-	X(SET, 6, "set")               \
-	X(COUNTER_RESET, 7, "counter-reset")
+#define DYNPF_MSG_TYPES(X)                   \
+	X(RULE_ADD, 1, "rule-add")           \
+	X(RULE_DEL, 2, "rule-del")           \
+	X(TXN_BEGIN, 3, "txn-begin")         \
+	X(TXN_COMMIT, 4, "txn-commit")       \
+	X(TXN_ABORT, 5, "txn-abort")         \
+	X(SET, 6, "set")                     \
+	X(COUNTER_RESET, 7, "counter-reset") \
+	X(PROTO_ADD, 8, "proto-add")         \
+	X(PROTO_DEL, 9, "proto-del")
 
 enum dynpf_msg_type {
 #define DYNPF_X_ENUM(n, v, t) DYNPF_MSG_##n = v,
@@ -276,6 +278,55 @@ struct dynpf_msg_counter_reset {
 };
 
 /*
+ * Declare a protocol (include/dynpf/proto.h), in a transaction like a rule:
+ * checked by dynpf_proto_check() (rules/proto.h), refused if its id, its
+ * name or its binding is taken; PROTO_DEL deletes one that no rule tests.
+ */
+struct dynpf_msg_proto_add {
+	struct dynpf_msg_hdr h;
+	struct dynpf_proto_desc d;
+};
+
+struct dynpf_msg_proto_del {
+	struct dynpf_msg_hdr h;
+	__u32 id;
+	__u32 pad;
+};
+
+/* The members of a protocol declaration (rules/proto.h says what each must be). */
+#define DYNPF_PROTO_FIELDS(X)                             \
+	X(PROTO_NAME, 35, "proto.name")                   \
+	X(PROTO_ID, 36, "proto.id")                       \
+	X(PROTO_AT, 37, "proto.at")                       \
+	X(PROTO_PORT, 38, "proto.at_val")                 \
+	X(PROTO_IPPROTO, 39, "proto.at_val")              \
+	X(PROTO_ETHERTYPE, 40, "proto.at_val")            \
+	X(PROTO_AREA, 41, "proto.at_val")                 \
+	X(PROTO_FIXED, 42, "proto.fixed")                 \
+	X(PROTO_PAD, 43, "proto.pad")                     \
+	X(PROTO_FIXED_F_SIZE, 44, "proto.fixed_f.size")   \
+	X(PROTO_FIXED_F_OFF, 45, "proto.fixed_f.off")     \
+	X(PROTO_FIXED_F_SHIFT, 46, "proto.fixed_f.shift") \
+	X(PROTO_FIXED_F_MASK, 47, "proto.fixed_f.mask")   \
+	X(PROTO_FIXED_F_UNIT, 48, "proto.fixed_f.unit")   \
+	X(PROTO_HDR_F_SIZE, 49, "proto.hdr_f.size")       \
+	X(PROTO_HDR_F_OFF, 50, "proto.hdr_f.off")         \
+	X(PROTO_HDR_F_SHIFT, 51, "proto.hdr_f.shift")     \
+	X(PROTO_HDR_F_MASK, 52, "proto.hdr_f.mask")       \
+	X(PROTO_HDR_F_UNIT, 53, "proto.hdr_f.unit")       \
+	X(PROTO_LEN_SIZE, 54, "proto.tlv.len.size")       \
+	X(PROTO_LEN_OFF, 55, "proto.tlv.len.off")         \
+	X(PROTO_LEN_SHIFT, 56, "proto.tlv.len.shift")     \
+	X(PROTO_LEN_MASK, 57, "proto.tlv.len.mask")       \
+	X(PROTO_LEN_UNIT, 58, "proto.tlv.len.unit")       \
+	X(PROTO_TYPE_SIZE, 59, "proto.tlv.type_size")     \
+	X(PROTO_TYPE_OFF, 60, "proto.tlv.type_off")       \
+	X(PROTO_HDR_LEN, 61, "proto.tlv.hdr_len")         \
+	X(PROTO_FLAGS, 62, "proto.tlv.flags")             \
+	X(PROTO_END, 63, "proto.tlv.end_type")            \
+	X(PROTO_PADS, 64, "proto.tlv.pad_type")
+
+/*
  * The field an error ack names. X(name, value, text): the text is what
  * `dynpf` prints after "field".
  */
@@ -314,7 +365,8 @@ struct dynpf_msg_counter_reset {
 	X(PROTO, 31, "match.proto")         \
 	X(ETHERTYPE, 32, "match.ethertype") \
 	X(IFINDEX, 33, "match.ifindex")     \
-	X(DATA, 34, "match.data")
+	X(DATA, 34, "match.data")           \
+	DYNPF_PROTO_FIELDS(X)
 
 enum dynpf_field {
 #define DYNPF_X_ENUM(n, v, t) DYNPF_F_##n = v,
@@ -532,6 +584,8 @@ DYNPF_CTRL_ASSERT(struct dynpf_msg_rule_del, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_txn, 16);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_set, 32);
 DYNPF_CTRL_ASSERT(struct dynpf_msg_counter_reset, 24);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_proto_add, 96);
+DYNPF_CTRL_ASSERT(struct dynpf_msg_proto_del, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack, 24);
 DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 48);

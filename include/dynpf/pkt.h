@@ -17,8 +17,9 @@
 #define DYNPF_PKT_H
 
 #include "types.h"
+#include "proto.h"
 
-#define DYNPF_ABI_VERSION 2 /* 2: per-family TLV lists, ext headers, tunnels */
+#define DYNPF_ABI_VERSION 3 /* 3: declared protocols (their layers and TLV lists) */
 
 /*
  * Error codes. X(name, value, json-name, description). Stable: never renumber.
@@ -67,7 +68,8 @@ enum dynpf_err {
 	X(GRE, 18, "gre")           \
 	X(VXLAN, 19, "vxlan")       \
 	X(GENEVE, 20, "geneve")     \
-	X(GTPU, 21, "gtpu")
+	X(GTPU, 21, "gtpu")         \
+	X(DECL, 22, "declared")
 
 enum dynpf_proto {
 #define DYNPF_X_ENUM(name, val, json) DYNPF_P_##name = val,
@@ -85,7 +87,11 @@ enum dynpf_hook {
 	DYNPF_HOOK_TC_EGRESS = 4,
 };
 
-/* TLV families walked by the generic walker (parsers/tlv.h). */
+/*
+ * TLV families walked by the generic walker (parsers/tlv.h): the built-in
+ * ones, then one per declared protocol (DYNPF_TLV_NFAM + its id,
+ * include/dynpf/proto.h), named after it.
+ */
 #define DYNPF_TLV_FAMILIES(X)         \
 	X(TCP_OPT, 0, "tcp_opt")      \
 	X(IPV4_OPT, 1, "ipv4_opt")    \
@@ -100,7 +106,8 @@ enum dynpf_tlv_family {
 #undef DYNPF_X_ENUM
 };
 
-#define DYNPF_TLV_NFAM 6
+#define DYNPF_TLV_NFAM 6                                   /* built-in families */
+#define DYNPF_TLV_NALL (DYNPF_TLV_NFAM + DYNPF_MAX_PROTOS) /* with the declared ones */
 
 #define DYNPF_MAX_LAYERS 24
 #define DYNPF_MAX_STACKS 2 /* outer headers + one tunnel's inner headers */
@@ -116,7 +123,7 @@ struct dynpf_layer {
 	__u16 off;   /* offset of the header from the start of the packet */
 	__u16 len;   /* header length including its options */
 	__u8 stack;  /* 0 = outermost headers, 1 = inside the first tunnel */
-	__u8 pad;
+	__u8 sub;    /* DYNPF_P_DECL: the declared protocol's id; else 0 */
 };
 DYNPF_ASSERT_SIZE(struct dynpf_layer, 8);
 
@@ -124,9 +131,10 @@ struct dynpf_tlv {
 	__u32 type;  /* family-specific: option kind/type, Geneve class << 8 | type */
 	__u16 len;   /* total length of the TLV in bytes, header included */
 	__u16 off;   /* offset of the TLV from the start of the packet */
-	__u8 family; /* DYNPF_TLV_* */
+	__u8 family; /* DYNPF_TLV_*, or DYNPF_TLV_NFAM + a declared protocol's id */
 	__u8 layer;  /* index in layers[] of the header carrying it */
-	__u8 pad[2];
+	__u8 hdr;    /* bytes of its header (type and length fields): its data follows */
+	__u8 pad;
 };
 DYNPF_ASSERT_SIZE(struct dynpf_tlv, 12);
 
@@ -322,26 +330,29 @@ struct dynpf_stack {
 DYNPF_ASSERT_SIZE(struct dynpf_stack, 480);
 
 struct dynpf_pkt {
-	__u16 abi;            /* DYNPF_ABI_VERSION */
-	__u8 hook;            /* DYNPF_HOOK_* */
-	__u8 nlayers;         /* valid entries in layers[] */
-	__u32 pkt_len;        /* bytes in the packet (all fragments) */
-	__u32 ifindex;        /* ingress (XDP, TC ingress) or egress interface */
-	__u8 err;             /* DYNPF_E_* */
-	__u8 err_layer;       /* index in layers[] the failing header would have had */
-	__u16 err_proto;      /* DYNPF_P_* of the header that failed */
-	__u16 err_off;        /* offset of the failing header or field */
-	__u8 nstacks;         /* stacks with at least one layer */
-	__u8 tlv_fams;        /* bit f: tlv[f] has entries (1 << DYNPF_TLV_*) */
+	__u16 abi;       /* DYNPF_ABI_VERSION */
+	__u8 hook;       /* DYNPF_HOOK_* */
+	__u8 nlayers;    /* valid entries in layers[] */
+	__u32 pkt_len;   /* bytes in the packet (all fragments) */
+	__u32 ifindex;   /* ingress (XDP, TC ingress) or egress interface */
+	__u8 err;        /* DYNPF_E_* */
+	__u8 err_layer;  /* index in layers[] the failing header would have had */
+	__u16 err_proto; /* DYNPF_P_* of the header that failed */
+	__u16 err_off;   /* offset of the failing header or field */
+	__u8 nstacks;    /* stacks with at least one layer */
+	__u8 pad0;
 	__u32 l4_payload_off; /* first byte after the last L4 header, or 0 */
+	__u32 tlv_fams;       /* bit f: tlv[f] has entries (1 << DYNPF_TLV_*) */
+	__u32 pad1;
 	struct dynpf_layer layers[DYNPF_MAX_LAYERS];
 	struct dynpf_stack st[DYNPF_MAX_STACKS];
-	struct dynpf_tlv_list tlv[DYNPF_TLV_NFAM];
+	struct dynpf_tlv_list tlv[DYNPF_TLV_NALL]; /* built-in families, then declared ones */
 };
-DYNPF_ASSERT_OFF(struct dynpf_pkt, layers, 24);
-DYNPF_ASSERT_OFF(struct dynpf_pkt, st, 216);
-DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 1176);
-DYNPF_ASSERT_SIZE(struct dynpf_pkt, 4296);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, layers, 32);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, st, 224);
+DYNPF_ASSERT_OFF(struct dynpf_pkt, tlv, 1184);
+DYNPF_ASSERT_SIZE(struct dynpf_pkt, 1184 + DYNPF_TLV_NALL * 520);
+_Static_assert(DYNPF_TLV_NALL <= 32, "tlv_fams has a bit per family");
 
 /*
  * Parse limits, set by the user within the array sizes above: in BPF as

@@ -43,5 +43,7 @@ void test_errors(void);
 void test_hostile(void);
 /* needs.c */
 void test_needs(void);
+/* protos.c */
+void test_proto_check(void);
 
 #endif

@@ -108,5 +108,6 @@ int main(void)
 	test_format_buffer();
 	test_hostile();
 	test_needs();
+	test_proto_check();
 	return unit_report("test_rules");
 }
