@@ -182,6 +182,17 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	dynpf_cur_init(&c, dp, a, cfg, len);
 	c.vlan_offload = vlan_offload;
 	c.skip = dynpf_skips(needs);
+	/*
+	 * Declared protocols: only when a rule alive at the generation needs
+	 * them (the drain says so in pub), or the programs trace; else the
+	 * parse looks for none (c.decl 0) and no table is read.
+	 */
+	if (dynpf_trace_on || (pub & DYNPF_PUB_DECL)) {
+		const struct dynpf_proto_tab *tab = dynpf_decl_pick(&c, DYNPF_PUB_GEN(pub));
+
+		if (tab)
+			c.decl = tab->bits;
+	}
 	DYNPF_STOP(DYNPF_STOP_CURSOR);
 	dynpf_parse_packet(&c, p);
 	p->hook = hook;

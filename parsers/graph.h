@@ -18,6 +18,7 @@
 #include "ip6ext.h"
 #include "tlvstep.h"
 #include "tunnel.h"
+#include "decl.h"
 
 /*
  * The common headers, inlined into the walk: every packet crosses a few of
@@ -109,6 +110,8 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 	c->err_off = start;
 	c->keep_layer = 0;
 	c->err_at = 0;
+	if (rare)
+		c->decl_id = 0;
 	if (proto & DYNPF_NEXT_INNER) {
 		/* A tunnel's inner packet: the next stack, if there is room. */
 		proto &= 0xff;
@@ -125,10 +128,15 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 		;
 	else if (n >= DYNPF_MAX_LAYERS)
 		r = -DYNPF_E_DEPTH;
+	else if (rare == 2)
+		r = dynpf_parse_decl(c, p);
 	else if (rare)
 		r = dynpf_dispatch_rare(c, p, proto);
 	else
 		r = dynpf_dispatch_common(c, p, proto);
+	/* A declared protocol's layer that found no declaration is no layer. */
+	if (rare && proto == DYNPF_P_DECL && !c->decl_id)
+		return r;
 	if (r >= 0 || c->keep_layer) {
 		if (n < DYNPF_MAX_LAYERS) {
 			p->layers[n] = (struct dynpf_layer){
@@ -136,6 +144,7 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 				.off = start,
 				.len = c->off - start,
 				.stack = c->stack,
+				.sub = rare && c->decl_id ? c->decl_id - 1 : 0,
 			};
 			p->nlayers = n + 1;
 		}
@@ -159,36 +168,50 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 }
 
 /*
+ * The cursor of a global subprogram of the walk: the caller's (its
+ * position), over the same bytes and area. A global subprogram takes
+ * pointers in structs as plain numbers, so the dynptr and the scratch area
+ * come as arguments of their own; and the verifier does not track a spilled
+ * dynptr argument, which clang spills: the cursor reads through a clone in
+ * the subprogram's frame (dp). 0, or -1.
+ */
+#if defined(__bpf__)
+typedef struct bpf_dynptr dynpf_clone_t;
+#else
+typedef __u8 dynpf_clone_t;
+#endif
+
+dynpf_inline int dynpf_step_cursor(struct dynpf_cursor *c, const struct dynpf_cursor *cur,
+				   dynpf_src_t src, struct dynpf_area *area, dynpf_clone_t *dp)
+{
+	*c = *cur;
+#if defined(__bpf__)
+	if (bpf_dynptr_clone(src, dp))
+		return -1;
+	c->src = dp;
+#else
+	(void)dp;
+	c->src = src;
+#endif
+	c->area = area;
+	return 0;
+}
+
+/*
  * One rare layer, as a global subprogram: the verifier checks its parser
  * once, against any offset, instead of once per path through the graph.
- * The cost is a call and a bpf_dynptr_clone() per such layer.
- * A global subprogram takes pointers in structs as plain numbers, so the
- * dynptr and the scratch area come as their own arguments and the cursor's
- * position travels in cur.
+ * The cost is a call and a bpf_dynptr_clone() per such layer; the
+ * cursor's position travels in cur (dynpf_step_cursor()).
  */
 DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 				   struct dynpf_cursor *cur, struct dynpf_pkt *p, int proto)
 {
 	struct dynpf_cursor c;
+	dynpf_clone_t dp;
 	int r;
 
-	if (!cur || !p || !area)
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
 		return -DYNPF_E_BAD_HDR;
-	c = *cur;
-#if defined(__bpf__)
-	/*
-	 * The verifier does not track a spilled dynptr argument, and clang
-	 * spills it: work on a clone in our own frame.
-	 */
-	struct bpf_dynptr dp;
-
-	if (bpf_dynptr_clone(src, &dp))
-		return -DYNPF_E_BAD_HDR;
-	c.src = &dp;
-#else
-	c.src = src;
-#endif
-	c.area = area;
 	r = dynpf_layer(&c, p, proto, 1);
 	/*
 	 * Rare layers come in runs (an IPv6 extension header chain, a tunnel
@@ -196,12 +219,75 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	 * saves a call and a clone (about 20 ns). Not a loop: its rounds'
 	 * states differ (the cursor's offsets) and the verifier walks each.
 	 */
-	if (r > DYNPF_P_NONE && dynpf_is_rare(r))
+	if (r > DYNPF_P_NONE && dynpf_is_rare(r) && r != DYNPF_P_DECL)
 		r = dynpf_layer(&c, p, r, 1);
 	cur->off = c.off;
 	cur->end = c.end;
 	cur->stack = c.stack;
+	cur->decl_key = c.decl_key; /* the binding a declared protocol's layer looks up */
 	return r;
+}
+
+/*
+ * A declared protocol's layer (parsers/decl.h), as a global subprogram of
+ * its own called from the walk, not from dynpf_layer_step(): the TLV walk
+ * it calls would take the BPF stack past 512 bytes from there.
+ */
+DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
+				  struct dynpf_cursor *cur, struct dynpf_pkt *p)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+	int r;
+
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
+		return -DYNPF_E_BAD_HDR;
+	r = dynpf_layer(&c, p, DYNPF_P_DECL, 2);
+	cur->off = c.off;
+	cur->end = c.end;
+	return r;
+}
+
+/*
+ * The option areas the last layer step walked (area->pend), walked again
+ * for the protocols declared in their family's areas: each fetched again
+ * (the step may have fetched another area over it since).
+ */
+DYNPF_SUBPROG int dynpf_decl_areas_step(dynpf_src_t src, struct dynpf_area *area,
+					const struct dynpf_cursor *cur, struct dynpf_pkt *p)
+{
+	const struct dynpf_proto_tab *tab;
+	struct dynpf_tlv_it *it;
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+	__u32 k, n;
+	int abase;
+
+	if (!cur || !p || !area)
+		return 0;
+	n = area->npend;
+	area->npend = 0;
+	if (dynpf_step_cursor(&c, cur, src, area, &dp))
+		return 0;
+	tab = dynpf_decl_tab(&c);
+	if (!tab)
+		return 0;
+	for (k = 0; k < 2 && k < n; k++) {
+		const struct dynpf_area_pend *q = &area->pend[k];
+		__u32 family = q->family;
+
+		abase = dynpf_cur_fetch_area(&c, q->off, q->len);
+		if (abase < 0)
+			continue;
+		it = (struct dynpf_tlv_it *)area->it;
+		dynpf_tlv_it_init(it, q->len, q->off);
+		it->abase = abase;
+		it->layer = q->layer;
+		it->stack = q->stack;
+		it->ext = q->ext;
+		dynpf_tlv_walk_decl_areas(area, it, p, tab, family);
+	}
+	return 0;
 }
 
 /*
@@ -226,14 +312,25 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	p->err_off = 0;
 	p->l4_payload_off = 0;
 	dynpf_tlv_reset(p);
+	if (c->decl)
+		area->npend = 0;
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
-		if (dynpf_is_rare(next)) {
+		if (next == DYNPF_P_DECL) {
+			next = dynpf_decl_step(src, area, c, p);
+			c->src = src;
+			c->area = area;
+		} else if (dynpf_is_rare(next)) {
 			next = dynpf_layer_step(src, area, c, p, next);
 			/* The call may have written *c: the verifier forgets its pointers. */
 			c->src = src;
 			c->area = area;
+			if (c->decl && area->npend) {
+				dynpf_decl_areas_step(src, area, c, p);
+				c->src = src;
+				c->area = area;
+			}
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}

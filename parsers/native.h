@@ -15,4 +15,13 @@ void dynpf_parse_native(const __u8 *data, __u32 len, struct dynpf_pkt *p,
 void dynpf_parse_native_offload(const __u8 *data, __u32 len, __u16 tpid, __u16 tci,
 				struct dynpf_pkt *p, const struct dynpf_parse_cfg *cfg);
 
+/*
+ * The same, with the protocols declared in tab (NULL: none), as the BPF
+ * programs parse with a side's declarations while they trace (every
+ * declared protocol walked).
+ */
+void dynpf_parse_native_decl(const __u8 *data, __u32 len, __u16 tpid, __u16 tci,
+			     struct dynpf_pkt *p, const struct dynpf_parse_cfg *cfg,
+			     const struct dynpf_proto_tab *tab);
+
 #endif

@@ -2,11 +2,12 @@
 /*
  * The generic TLV walker. Every option area dynpf understands (TCP options,
  * IPv4 options, IPv6 hop-by-hop/destination options, SRH TLVs, Geneve
- * options) is described by a struct dynpf_tlv_desc and walked by
+ * options), and every protocol declared at runtime, is described by a
+ * struct dynpf_tlv_enc (include/dynpf/proto.h) and walked by
  * dynpf_tlv_next(), which checks every length against the area; each TLV is
  * recorded in its family's list in the parse result (dynpf_tlv_record()),
- * and the family's decoder reads the types it knows from bytes already in
- * the area.
+ * and a built-in family's decoder reads the types it knows from bytes
+ * already in the area.
  *
  * The families (their descriptors and decoders) and the walk itself,
  * dynpf_tlv_walk(), are in tlvstep.h: it walks the area in place in the
@@ -20,27 +21,13 @@
 
 #include "cursor.h"
 
-#define DYNPF_TLV_NOTYPE 0xffffffffu
-
-struct dynpf_tlv_desc {
-	__u8 hdr_len;  /* bytes of type + length fields */
-	__u8 type_len; /* 1, 2 or 3 bytes of type, big endian, at offset 0 */
-	__u8 len_off;  /* offset of the 1-byte length field */
-	__u8 len_mask; /* bits of the length byte that hold the length */
-	__u8 len_unit; /* total length = (len & mask) * unit + adj */
-	__u8 len_adj;
-	__u8 min_len;    /* smallest valid total length */
-	__u32 end_type;  /* single-byte type ending the area, or DYNPF_TLV_NOTYPE */
-	__u32 pad1_type; /* single-byte padding type, or DYNPF_TLV_NOTYPE */
-};
-
 /*
  * Offsets are 64-bit on purpose: with 32-bit ones clang zero-extends a copy
  * of the register it bounds-checked and indexes with another, and the
  * verifier loses the bound.
  */
 struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
-	__u8 family;  /* DYNPF_TLV_*: which descriptor and decoder */
+	__u8 family;  /* DYNPF_TLV_*, or a declared protocol's: which descriptor and decoder */
 	__u8 layer;   /* index in layers[] of the header carrying the area */
 	__u8 stack;   /* its stack */
 	__u8 ext;     /* IPv6 options, SRH: index of its header in st[].ip6.ext */
@@ -64,46 +51,72 @@ dynpf_inline void dynpf_tlv_it_init(struct dynpf_tlv_it *it, __u32 len, __u32 ba
 }
 
 /*
- * Step to the next TLV of area a. amax is the size a is valid for
+ * The size bytes (1..4) at off of a TLV's header h, big endian. off + size
+ * is within the header (dynpf_tlv_enc_check()); the mask keeps the index
+ * inside the 8 bytes the walker reads whatever the descriptor says. With a
+ * constant descriptor (the built-in families) it folds to the loads of the
+ * bytes it names.
+ */
+dynpf_inline __u64 dynpf_tlv_be(const __u8 *h, __u64 off, __u64 size)
+{
+	__u64 v = 0, i;
+
+	for (i = 0; i < 4; i++)
+		if (i < size)
+			v = v << 8 | h[(off + i) & (DYNPF_TLV_HDR_MAX - 1)];
+	return v;
+}
+
+/*
+ * Step to the next TLV of area a, laid out as d says (struct dynpf_tlv_enc,
+ * include/dynpf/proto.h: a built-in family's, a constant, or a declared
+ * protocol's, from its map). amax is the size a is valid for
  * (DYNPF_AREA_MAX from where dynpf_cur_fetch_area() put it); it bounds
  * every index for the verifier, while it->len bounds them for the protocol.
  *
  * Returns 1 with it->type/tlen/toff set, 0 at the end of the area (or after an
- * end type, which is itself returned first as a 1-byte TLV), or
+ * end type, which is itself returned first as a TLV of only its type), or
  * -DYNPF_E_TLV_LEN when the next TLV's header or its length does not fit.
+ * Every TLV is at least its header long (at least a byte): the walk always
+ * moves on.
  */
 dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
-				const struct dynpf_tlv_desc *d, const __u64 amax)
+				const struct dynpf_tlv_enc *d, const __u64 amax)
 {
-	__u64 pos = it->pos, type, tlen;
+	__u64 pos = it->pos, type, tlen, hdr = d->hdr_len, ts = d->type_size, raw;
 	const __u8 *h;
 
 	if (pos >= it->len)
 		return 0;
-	h = dynpf_area_ptr(a, pos, 1, amax);
-	if (!h)
-		return 0;
-	type = h[0];
 	it->toff = pos;
-	if (type == d->end_type || type == d->pad1_type) {
-		it->type = type;
-		it->tlen = 1;
-		/* Past an end marker the rest of the area is padding. */
-		it->pos = type == d->end_type ? it->len : pos + 1;
-		return 1;
+	if (d->flags & DYNPF_TLVE_ALL) {
+		/* Pad and end types: TLVs of only their type, which comes first. */
+		if (pos + ts > it->len)
+			return -DYNPF_E_TLV_LEN;
+		h = dynpf_area_ptr(a, pos, ts, amax);
+		if (!h)
+			return 0;
+		type = dynpf_tlv_be(h, 0, ts);
+		if (((d->flags & DYNPF_TLVE_END) && type == d->end_type) ||
+		    ((d->flags & DYNPF_TLVE_PAD1) && type == d->pad_type[0]) ||
+		    ((d->flags & DYNPF_TLVE_PAD2) && type == d->pad_type[1])) {
+			it->type = type;
+			it->tlen = ts;
+			/* Past an end marker the rest of the area is padding. */
+			it->pos = (d->flags & DYNPF_TLVE_END) && type == d->end_type ? it->len
+										     : pos + ts;
+			return 1;
+		}
 	}
-	if (pos + d->hdr_len > it->len)
+	if (pos + hdr > it->len)
 		return -DYNPF_E_TLV_LEN;
-	/* Type and length fields sit in the first 4 bytes of every family. */
-	h = dynpf_area_ptr(a, pos, d->hdr_len, amax);
+	h = dynpf_area_ptr(a, pos, hdr, amax);
 	if (!h)
 		return -DYNPF_E_TLV_LEN;
-	if (d->type_len >= 2)
-		type = (type << 8) | h[1];
-	if (d->type_len >= 3)
-		type = (type << 8) | h[2];
-	tlen = (h[d->len_off & 3] & d->len_mask) * d->len_unit + d->len_adj;
-	if (tlen < d->min_len || tlen > it->len - pos)
+	type = dynpf_tlv_be(h, d->type_off, ts);
+	raw = dynpf_tlv_be(h, d->len.off, d->len.size);
+	tlen = ((raw >> (d->len.shift & 31)) & d->len.mask) * d->len.unit + d->len.adj;
+	if (tlen < hdr || tlen > it->len - pos)
 		return -DYNPF_E_TLV_LEN;
 	it->type = type;
 	it->tlen = tlen;
@@ -111,19 +124,24 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 	return 1;
 }
 
-/* Record the current TLV in its family's list and summary. */
+/* Record the current TLV in family f's list and summary; hdr: its header's bytes. */
 dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
-				   const __u32 f)
+				   const __u32 f, __u32 hdr)
 {
+	__u64 fi = f;
 	__u32 n;
 	struct dynpf_tlv_list *l;
 	__u8 t8 = it->type & 0xff;
 
-	if (f >= DYNPF_TLV_NFAM)
+	/* A declared family is not a constant: the fences keep its bound in
+	 * the register that indexes (see dynpf_area_ptr()). */
+	dynpf_barrier_var(fi);
+	if (fi >= DYNPF_TLV_NALL)
 		return;
-	l = &p->tlv[f];
+	dynpf_barrier_var(fi);
+	l = &p->tlv[fi];
 	n = l->n;
-	p->tlv_fams |= 1 << f;
+	p->tlv_fams |= 1u << fi;
 
 	l->seen[t8 >> 6] |= 1ULL << (t8 & 63);
 	if (l->count < 255)
@@ -138,32 +156,38 @@ dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_i
 		.off = it->base + it->toff,
 		.family = f,
 		.layer = it->layer,
+		.hdr = hdr,
 	};
 	l->n = n + 1;
+}
+
+/* Clear list f (its entries are left: n says how many hold anything). */
+dynpf_inline void dynpf_tlv_clear(struct dynpf_tlv_list *l)
+{
+	l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
+	l->count = l->overflow = l->n = 0;
 }
 
 /*
  * Clear the lists: the first thing a parse does. Only the families the last
  * packet used (tlv_fams) can hold anything: the others were cleared before
  * (in BPF the result is a per-CPU buffer reused packet after packet, zeroed
- * when the map is made; natively the caller zeroes it).
+ * when the map is made; natively the caller zeroes it). The declared
+ * families are looked at only when one was used: a packet without them
+ * pays one test.
  */
 dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 {
 	__u32 f, used = p->tlv_fams;
 
-	for (f = 0; f < DYNPF_TLV_NFAM; f++) {
-		struct dynpf_tlv_list *l = &p->tlv[f];
-
-		if (!(used & (1u << f)))
-			continue;
-		l->seen[0] = l->seen[1] = l->seen[2] = l->seen[3] = 0;
-		l->count = l->overflow = l->n = 0;
-	}
+	for (f = 0; f < DYNPF_TLV_NFAM; f++)
+		if (used & (1u << f))
+			dynpf_tlv_clear(&p->tlv[f]);
+	if (used >> DYNPF_TLV_NFAM)
+		for (f = DYNPF_TLV_NFAM; f < DYNPF_TLV_NALL; f++)
+			if (used & (1u << f))
+				dynpf_tlv_clear(&p->tlv[f]);
 	p->tlv_fams = 0;
 }
-
-/* At most this many TLVs per area; more ends the walk with DYNPF_E_TLV_COUNT. */
-#define DYNPF_TLV_MAX_STEPS 128
 
 #endif /* DYNPF_PARSERS_TLV_H */

@@ -14,6 +14,7 @@
 #define DYNPF_PARSERS_TLVSTEP_H
 
 #include "tlv.h"
+#include "decltab.h"
 
 /* ---- TCP options (RFC 9293) and IPv4 options (RFC 791) ------------------ */
 
@@ -22,16 +23,13 @@
  * length(1) value, the length counting the whole option; kind 0 ends the
  * area, kind 1 is a lone pad byte.
  */
-static const struct dynpf_tlv_desc dynpf_kind_len_desc = {
+static const struct dynpf_tlv_enc dynpf_kind_len_desc = {
+	.type_size = 1,
 	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 0,
-	.min_len = 2,
+	.flags = DYNPF_TLVE_END | DYNPF_TLVE_PAD1,
+	.len = { .off = 1, .size = 1, .mask = 0xff, .unit = 1, .adj = 0 },
 	.end_type = 0,
-	.pad1_type = 1,
+	.pad_type = { 1 },
 };
 
 #define DYNPF_TCPOPT_EOL 0
@@ -157,16 +155,12 @@ dynpf_inline void dynpf_ipv4_opt_decode(struct dynpf_ipv4opt *io, const __u8 *a,
  * format: type(1) data-length(1) data; the length excludes the 2-byte
  * header; type 0 is a lone padding byte; there is no end marker.
  */
-static const struct dynpf_tlv_desc dynpf_ip6_opt_desc = {
+static const struct dynpf_tlv_enc dynpf_ip6_opt_desc = {
+	.type_size = 1,
 	.hdr_len = 2,
-	.type_len = 1,
-	.len_off = 1,
-	.len_mask = 0xff,
-	.len_unit = 1,
-	.len_adj = 2,
-	.min_len = 2,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_IP6OPT_PAD1,
+	.flags = DYNPF_TLVE_PAD1,
+	.len = { .off = 1, .size = 1, .mask = 0xff, .unit = 1, .adj = 2 },
+	.pad_type = { DYNPF_IP6OPT_PAD1 },
 };
 
 /* Decode an option of a hop-by-hop or destination header into its entry. */
@@ -224,21 +218,15 @@ dynpf_inline void dynpf_srh_tlv_decode(struct dynpf_ext *e, const __u8 *a, __u64
 /* ---- Geneve options (RFC 8926) ------------------------------------------ */
 
 /* class(2) type(1) length(1, low 5 bits, 4-byte words after the header). */
-static const struct dynpf_tlv_desc dynpf_geneve_opt_desc = {
+static const struct dynpf_tlv_enc dynpf_geneve_opt_desc = {
+	.type_size = 3,
 	.hdr_len = 4,
-	.type_len = 3,
-	.len_off = 3,
-	.len_mask = 0x1f,
-	.len_unit = 4,
-	.len_adj = 4,
-	.min_len = 4,
-	.end_type = DYNPF_TLV_NOTYPE,
-	.pad1_type = DYNPF_TLV_NOTYPE,
+	.len = { .off = 3, .size = 1, .mask = 0x1f, .unit = 4, .adj = 4 },
 };
 
 /* ---- the step and the walk ---------------------------------------------- */
 
-dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
+dynpf_inline const struct dynpf_tlv_enc *dynpf_tlv_desc_of(__u32 family)
 {
 	switch (family) {
 	case DYNPF_TLV_TCP_OPT:
@@ -259,13 +247,14 @@ dynpf_inline const struct dynpf_tlv_desc *dynpf_tlv_desc_of(__u32 family)
  * loop (it was a global subprogram called per TLV: about 10 ns a call
  * here), and specialised per family: family is a constant at each use (see
  * dynpf_tlv_walk_area()), so the descriptor's fields and the choice of
- * decoder fold into the code instead of being loaded per TLV. 1 for a TLV,
- * 0 at the end of the area, or -DYNPF_E_*.
+ * decoder fold into the code instead of being loaded per TLV. A declared
+ * protocol's step (d from its map, family not a constant) records only:
+ * decode is 0. 1 for a TLV, 0 at the end of the area, or -DYNPF_E_*.
  */
 dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				   struct dynpf_pkt *p, const __u32 family)
+				   struct dynpf_pkt *p, const __u32 family,
+				   const struct dynpf_tlv_enc *d, const int decode)
 {
-	const struct dynpf_tlv_desc *d = dynpf_tlv_desc_of(family);
 	struct dynpf_stack *st;
 	const __u8 *b;
 	__u64 abase = it->abase;
@@ -278,7 +267,9 @@ dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_
 	r = dynpf_tlv_next(it, b, d, DYNPF_AREA_MAX);
 	if (r <= 0)
 		return r;
-	dynpf_tlv_record(p, it, family);
+	dynpf_tlv_record(p, it, family, d->hdr_len);
+	if (!decode)
+		return 1;
 	st = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)];
 	switch (family) {
 	case DYNPF_TLV_TCP_OPT:
@@ -300,9 +291,10 @@ dynpf_inline int dynpf_tlv_step_in(const struct dynpf_area *a, struct dynpf_tlv_
 	return 1;
 }
 
-/* The loop over one area's TLVs, for one family (a constant). */
+/* The loop over one area's TLVs, for one family (a constant, or a declared one's d). */
 dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-				struct dynpf_pkt *p, const __u32 family)
+				struct dynpf_pkt *p, const __u32 family,
+				const struct dynpf_tlv_enc *d, const int decode)
 {
 	int r;
 
@@ -311,7 +303,7 @@ dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it 
 		dynpf_cond_break;
 		if (it->steps++ >= DYNPF_TLV_MAX_STEPS)
 			return it->pos < it->len ? -DYNPF_E_TLV_COUNT : 0;
-		r = dynpf_tlv_step_in(a, it, p, family);
+		r = dynpf_tlv_step_in(a, it, p, family, d, decode);
 		if (r <= 0)
 			return r;
 	}
@@ -325,7 +317,7 @@ dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_
 	/* Each case hands its family on as a constant. */
 #define DYNPF_TLV_FAMILY_LOOP(f) \
 	case f:                  \
-		return dynpf_tlv_loop(a, it, p, f)
+		return dynpf_tlv_loop(a, it, p, f, dynpf_tlv_desc_of(f), 1)
 	switch (family) {
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_TCP_OPT);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV4_OPT);
@@ -356,34 +348,136 @@ DYNPF_SUBPROG int dynpf_tlv_walk_area(const struct dynpf_area *a, struct dynpf_t
 }
 
 /*
- * Walk the len-byte option area at packet offset off, of the given family,
- * carried by the header about to become layer p->nlayers. 0, or -DYNPF_E_*
- * with c->err_off at the TLV that failed. inl: the walk inlined rather than
- * called, for parsers that run inside a global subprogram already (the
- * rare layers, dynpf_layer_step()): verified once there too, and a call
- * (about 10 ns) less per area.
+ * A declared protocol's walk over its header's area (parsers/decl.h): the
+ * step of the built-in families, with the declaration's descriptor (from
+ * the table, not a constant) and no decoder. A global subprogram, verified
+ * once, like dynpf_tlv_walk_area().
  */
-dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
-				 __u32 off, __u32 len, __u8 ext, const int inl)
+DYNPF_SUBPROG int dynpf_tlv_walk_decl(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				      struct dynpf_pkt *p, const struct dynpf_tlv_enc *d)
+{
+	if (!a || !it || !p || !d)
+		return -DYNPF_E_TLV_LEN;
+	return dynpf_tlv_loop(a, it, p, it->family, d, 0);
+}
+
+/*
+ * An option area of built-in family `family`, walked again for each
+ * protocol declared in it (DYNPF_PAT_AREA), each into its own family's
+ * list, from the iterator the built-in walk set up (its position reset).
+ * A TLV a declaration's encoding refuses ends that walk, not the parse: the
+ * header carrying the area, and its family's walk, say whether the area is
+ * well formed.
+ */
+DYNPF_SUBPROG int dynpf_tlv_walk_decl_areas(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+					    struct dynpf_pkt *p, const struct dynpf_proto_tab *tab,
+					    __u32 family)
+{
+	__u32 i, key = DYNPF_PROTO_KEY(DYNPF_PAT_AREA, family);
+
+	if (!a || !it || !p || !tab)
+		return 0;
+	for (i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (tab->key[i] != key)
+			continue;
+		it->pos = 0;
+		it->family = DYNPF_TLV_NFAM + i;
+		dynpf_tlv_loop(a, it, p, DYNPF_TLV_NFAM + i, &tab->d[i].tlv, 0);
+	}
+	return 0;
+}
+
+/*
+ * The iterator of the walk over the len-byte area at packet offset off (len
+ * > 0), of family `family`, carried by the header about to become layer
+ * p->nlayers, the area fetched; NULL when the packet does not have it.
+ */
+dynpf_inline struct dynpf_tlv_it *dynpf_tlv_open(struct dynpf_cursor *c, struct dynpf_pkt *p,
+						 __u8 family, __u32 off, __u32 len, __u8 ext)
 {
 	struct dynpf_tlv_it *it = (struct dynpf_tlv_it *)c->area->it;
-	int abase, r;
+	int abase = dynpf_cur_fetch_area(c, off, len);
 
-	if (!len)
-		return 0;
-	abase = dynpf_cur_fetch_area(c, off, len);
 	if (abase < 0)
-		return -DYNPF_E_TRUNCATED;
+		return NULL;
 	dynpf_tlv_it_init(it, len, off);
 	it->abase = abase;
 	it->family = family;
 	it->layer = p->nlayers;
 	it->stack = c->stack;
 	it->ext = ext;
+	return it;
+}
+
+/*
+ * Walk the len-byte option area at packet offset off, of the given family,
+ * carried by the header about to become layer p->nlayers; then, if
+ * protocols are declared in such areas, walk it for each of them
+ * (dynpf_tlv_walk_decl_areas()). 0, or -DYNPF_E_* with c->err_off at the
+ * TLV that failed. inl: the walk inlined rather than called, for parsers
+ * that run inside a global subprogram already (the rare layers,
+ * dynpf_layer_step()): verified once there too, and a call (about 10 ns)
+ * less per area.
+ */
+dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
+				 __u32 off, __u32 len, __u8 ext, const int inl)
+{
+	const struct dynpf_proto_tab *tab;
+	struct dynpf_tlv_it *it;
+	int r;
+
+	if (!len)
+		return 0;
+	it = dynpf_tlv_open(c, p, family, off, len, ext);
+	if (!it)
+		return -DYNPF_E_TRUNCATED;
 	if (inl)
 		r = dynpf_tlv_walk_in(c->area, it, p, family);
 	else
 		r = dynpf_tlv_walk_area(c->area, it, p);
+	if (r < 0)
+		c->err_off = off + it->pos;
+	if (c->decl & DYNPF_DECL_AREA(family & 7)) {
+		if (inl) {
+			/* In a rare layer: after its step (dynpf_decl_areas_step()). */
+			__u32 k = c->area->npend;
+
+			if (k < 2) {
+				c->area->pend[k & 1] = (struct dynpf_area_pend){
+					.off = off,
+					.len = len,
+					.family = family,
+					.layer = it->layer,
+					.stack = it->stack,
+					.ext = ext,
+				};
+				c->area->npend = k + 1;
+			}
+		} else {
+			tab = dynpf_decl_tab(c);
+			if (tab)
+				dynpf_tlv_walk_decl_areas(c->area, it, p, tab, family);
+		}
+	}
+	return r;
+}
+
+/*
+ * A declared protocol's area at off, len bytes, of its family, laid out as
+ * d says. 0, or -DYNPF_E_* with c->err_off at the TLV that failed.
+ */
+dynpf_inline int dynpf_tlv_walk_enc(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
+				    __u32 off, __u32 len, const struct dynpf_tlv_enc *d)
+{
+	struct dynpf_tlv_it *it;
+	int r;
+
+	if (!len)
+		return 0;
+	it = dynpf_tlv_open(c, p, family, off, len, 0);
+	if (!it)
+		return -DYNPF_E_TRUNCATED;
+	r = dynpf_tlv_walk_decl(c->area, it, p, d);
 	if (r < 0)
 		c->err_off = off + it->pos;
 	return r;

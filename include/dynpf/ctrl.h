@@ -279,7 +279,7 @@ struct dynpf_msg_counter_reset {
 
 /*
  * Declare a protocol (include/dynpf/proto.h), in a transaction like a rule:
- * checked by dynpf_proto_check() (rules/proto.h), refused if its id, its
+ * checked by dynpf_proto_check() (rules/protocheck.h), refused if its id, its
  * name or its binding is taken; PROTO_DEL deletes one that no rule tests.
  */
 struct dynpf_msg_proto_add {
@@ -293,7 +293,7 @@ struct dynpf_msg_proto_del {
 	__u32 pad;
 };
 
-/* The members of a protocol declaration (rules/proto.h says what each must be). */
+/* The members of a protocol declaration (rules/protocheck.h says what each must be). */
 #define DYNPF_PROTO_FIELDS(X)                             \
 	X(PROTO_NAME, 35, "proto.name")                   \
 	X(PROTO_ID, 36, "proto.id")                       \
@@ -494,6 +494,11 @@ struct dynpf_sample {
 #define DYNPF_NEED_TUN_OPT 0x04 /* Geneve options walked */
 #define DYNPF_NEED_FULL 0x08    /* everything: a test of the parse error, a sample */
 #define DYNPF_NEED_BITS 4
+/*
+ * What a rule testing a declared protocol needs besides (dynpf_rule_needs()):
+ * not counted in need_cnt; the drain publishes DYNPF_PUB_DECL instead.
+ */
+#define DYNPF_NEED_DECL 0x10
 
 /*
  * What a packet reads of the rule set, once, in one 64-bit load
@@ -505,6 +510,7 @@ struct dynpf_sample {
 #define DYNPF_PUB_DROP 0x10         /* default-action drop */
 #define DYNPF_PUB_ARP_ND_RULES 0x20 /* pass-arp-nd off: ARP and ND go to the rules */
 #define DYNPF_PUB_RULES 0x40        /* at least one rule alive */
+#define DYNPF_PUB_DECL 0x80         /* declared protocols walked: a rule alive tests one */
 #define DYNPF_PUB_GEN_SHIFT 8       /* the generation: the 56 bits above */
 #define DYNPF_PUB_GEN(pub) ((pub) >> DYNPF_PUB_GEN_SHIFT)
 

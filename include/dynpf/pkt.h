@@ -17,7 +17,7 @@
 #define DYNPF_PKT_H
 
 #include "types.h"
-#include "proto.h"
+#include "dynpf/proto.h"
 
 #define DYNPF_ABI_VERSION 3 /* 3: declared protocols (their layers and TLV lists) */
 

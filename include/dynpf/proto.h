@@ -4,9 +4,9 @@
  * dynpf_proto_desc), the TLV encoding the walker reads (struct
  * dynpf_tlv_enc: the built-in families are instances of it too,
  * parsers/tlvstep.h), and the table of declarations the packet programs
- * read (struct dynpf_proto_tab, the map dynpf_protos, one per side of the
- * rule set). docs/rules.md, "Protocols declared at runtime", is the
- * reference; rules/proto.h checks a declaration, for the drain and for the
+ * read (struct dynpf_proto_tab, the map dynpf_protos: two, each in force
+ * from a generation of the rule set on). docs/rules.md, "Protocols declared at runtime", is the
+ * reference; rules/protocheck.h checks a declaration, for the drain and for the
  * rule language alike.
  *
  * A declared protocol sits behind a UDP or TCP destination port, an IP
@@ -28,10 +28,10 @@
 #define DYNPF_TLV_MAX_STEPS 128   /* TLVs walked per area (more: tlv_count) */
 
 /* Where a declared protocol is. X(name, value, words) */
-#define DYNPF_PROTO_ATS(X)       \
-	X(UDP, 1, "udp dport")   \
-	X(TCP, 2, "tcp dport")   \
-	X(IP, 3, "ip proto")     \
+#define DYNPF_PROTO_ATS(X)        \
+	X(UDP, 1, "udp dport")    \
+	X(TCP, 2, "tcp dport")    \
+	X(IP, 3, "ip proto")      \
 	X(ETHER, 4, "ether type") \
 	X(AREA, 5, "in")
 
@@ -105,8 +105,9 @@ struct dynpf_proto_desc {
 };
 
 /*
- * The declarations one side of the rule set holds (map dynpf_protos, an
- * array of two: one per side). key[i]: at << 16 | at_val of protocol i, 0
+ * The declarations of the rule set from generation born on (map
+ * dynpf_protos, an array of two: the one in force, and the one before or
+ * after it). key[i]: at << 16 | at_val of protocol i, 0
  * when slot i is free. bits: the binding kinds in use, what the parser
  * checks (DYNPF_DECL_*). refs[i]: the rules that test protocol i's TLVs
  * (kept by the drain: a declaration in use cannot be deleted).
@@ -118,6 +119,7 @@ struct dynpf_proto_desc {
 #define DYNPF_DECL_AREA(f) (0x100u << (f)) /* an option area of built-in family f */
 
 struct dynpf_proto_tab {
+	__u64 born; /* the first generation whose packets read it (parsers/decltab.h) */
 	__u32 n;
 	__u32 bits;
 	__u32 key[DYNPF_MAX_PROTOS];
@@ -131,6 +133,6 @@ struct dynpf_proto_tab {
 DYNPF_ASSERT_SIZE(struct dynpf_lenfield, 12);
 DYNPF_ASSERT_SIZE(struct dynpf_tlv_enc, 28);
 DYNPF_ASSERT_SIZE(struct dynpf_proto_desc, 80);
-DYNPF_ASSERT_SIZE(struct dynpf_proto_tab, 8 + 64 + 8 * 80);
+DYNPF_ASSERT_SIZE(struct dynpf_proto_tab, 16 + 64 + 8 * 80);
 
 #endif /* DYNPF_PROTO_H */

@@ -13,6 +13,23 @@ static const char *const proto_names[] = { DYNPF_PROTOS(DYNPF_NAME_ROW) };
 
 static const char *const tlv_family_names[] = { DYNPF_TLV_FAMILIES(DYNPF_NAME_ROW) };
 
+static const struct dynpf_proto_tab *protos;
+
+void dynpf_pktfmt_protos(const struct dynpf_proto_tab *tab)
+{
+	protos = tab;
+}
+
+const char *dynpf_decl_name(unsigned int id)
+{
+	static char buf[16];
+
+	if (protos && id < DYNPF_MAX_PROTOS && protos->key[id])
+		return protos->d[id].name;
+	snprintf(buf, sizeof(buf), "proto%u", id);
+	return buf;
+}
+
 const char *dynpf_err_name(unsigned int err)
 {
 	static char buf[16];
@@ -416,6 +433,37 @@ static json_object *tun_json(const struct dynpf_pkt *p, const struct dynpf_tun *
 	return o;
 }
 
+/*
+ * The declared protocols' TLVs (families DYNPF_TLV_NFAM...), by protocol
+ * name: {"acme": [{"type", "len", "off", "layer"}]}; NULL when none.
+ */
+static json_object *decl_json(const struct dynpf_pkt *p)
+{
+	json_object *o = NULL;
+
+	for (unsigned int f = DYNPF_TLV_NFAM; f < DYNPF_TLV_NALL; f++) {
+		const struct dynpf_tlv_list *l = &p->tlv[f];
+		json_object *a;
+
+		if (!(p->tlv_fams & (1u << f)))
+			continue;
+		a = json_object_new_array();
+		for (unsigned int i = 0; i < l->n && i < DYNPF_MAX_TLVS; i++) {
+			json_object *to = json_object_new_object();
+
+			add(to, "type", jint(l->ent[i].type));
+			add(to, "len", jint(l->ent[i].len));
+			add(to, "off", jint(l->ent[i].off));
+			add(to, "layer", jint(l->ent[i].layer));
+			json_object_array_add(a, to);
+		}
+		if (!o)
+			o = json_object_new_object();
+		add(o, dynpf_decl_name(f - DYNPF_TLV_NFAM), a);
+	}
+	return o;
+}
+
 /* The per-protocol objects of stack s, added to o. */
 static void stack_json(json_object *o, const struct dynpf_pkt *p, unsigned int s)
 {
@@ -454,7 +502,7 @@ static void stack_json(json_object *o, const struct dynpf_pkt *p, unsigned int s
 
 json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 {
-	json_object *o = json_object_new_object(), *layers = json_object_new_array();
+	json_object *o = json_object_new_object(), *layers = json_object_new_array(), *decl;
 	const struct dynpf_layer *l;
 	int has_l4 = 0;
 
@@ -474,6 +522,8 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 		add(lo, "off", jint(l->off));
 		add(lo, "len", jint(l->len));
 		add(lo, "stack", jint(l->stack));
+		if (l->proto == DYNPF_P_DECL)
+			add(lo, "name", jstr(dynpf_decl_name(l->sub)));
 		json_object_array_add(layers, lo);
 		if (l->proto == DYNPF_P_TCP || l->proto == DYNPF_P_UDP ||
 		    l->proto == DYNPF_P_ICMP || l->proto == DYNPF_P_ICMPV6)
@@ -489,7 +539,9 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 		stack_json(in, p, 1);
 		add(o, "inner", in);
 	}
-	for (unsigned int f = 0; f < DYNPF_TLV_NFAM; f++) {
+	if ((decl = decl_json(p)))
+		add(o, "declared", decl);
+	for (unsigned int f = 0; f < DYNPF_TLV_NALL; f++) {
 		if (!p->tlv[f].overflow)
 			continue;
 		json_object *ov = json_object_object_get(o, "tlv_overflow");
@@ -498,7 +550,9 @@ json_object *dynpf_pkt_to_json(const struct dynpf_pkt *p)
 			ov = json_object_new_object();
 			add(o, "tlv_overflow", ov);
 		}
-		add(ov, tlv_family_names[f], jbool(1));
+		add(ov,
+		    f < DYNPF_TLV_NFAM ? tlv_family_names[f] : dynpf_decl_name(f - DYNPF_TLV_NFAM),
+		    jbool(1));
 	}
 	return o;
 }
@@ -570,6 +624,26 @@ void dynpf_pkt_print_text(FILE *f, json_object *rec)
 
 		if (iget(lay, "stack") > 0 && !json_object_object_get_ex(rec, "inner", &sc))
 			sc = rec;
+		if (!strcmp(proto, "declared")) {
+			/* By its name, with its TLVs' types. */
+			json_object *d, *t = NULL;
+			size_t k, nt, shown = 0;
+
+			fprintf(f, "%s%s", i ? " " : "", sget(lay, "name"));
+			if (json_object_object_get_ex(rec, "declared", &d))
+				json_object_object_get_ex(d, sget(lay, "name"), &t);
+			nt = t ? json_object_array_length(t) : 0;
+			for (k = 0; k < nt; k++) {
+				json_object *e = json_object_array_get_idx(t, k);
+
+				if (iget(e, "layer") == (long long)i)
+					fprintf(f, "%s%lld", shown++ ? "," : "(opts [",
+						iget(e, "type"));
+			}
+			if (shown)
+				fprintf(f, "])");
+			continue;
+		}
 		fprintf(f, "%s%s", i ? " " : "", proto);
 		if (!strcmp(proto, "vlan") || !strcmp(proto, "qinq")) {
 			/* the i-th tag: count tags before it */

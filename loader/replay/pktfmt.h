@@ -13,6 +13,15 @@ const char *dynpf_proto_name(unsigned int proto); /* "tcp", or "p<N>" */
 const char *dynpf_hook_name(unsigned int hook);   /* "xdp", "xdp-frags", "tc", ... */
 
 /*
+ * The declarations whose names the records give declared protocols' layers
+ * and TLVs (NULL: none known, "proto<ID>"): replay and parse set the ones
+ * their rule file declares. Borrowed, until set again.
+ */
+void dynpf_pktfmt_protos(const struct dynpf_proto_tab *tab);
+/* A declared protocol's name, or "proto<ID>". */
+const char *dynpf_decl_name(unsigned int id);
+
+/*
  * The packet record of docs/json-output.md, without "pkt" and "hook" (the
  * caller adds those). The one definition of what each field means: the text
  * output is rendered from this object too.

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * Protocols declared at runtime: the check of a declaration
- * (dynpf_proto_check(), rules/proto.h), the one the drain runs: every
+ * (dynpf_proto_check(), rules/protocheck.h), the one the drain runs: every
  * hostile declaration refused with the member it names, the built-in
  * families' encodings accepted, and every refusal's text there.
  */
 #include <string.h>
 
-#include "proto.h"
+#include "protocheck.h"
 
 #include "lang.h"
 
@@ -20,7 +20,9 @@ static struct dynpf_proto_desc acme(void)
 		.at = DYNPF_PAT_UDP,
 		.at_val = 7777,
 		.fixed = 8,
-		.tlv = { .type_size = 1, .hdr_len = 2, .flags = DYNPF_TLVE_PAD1,
+		.tlv = { .type_size = 1,
+			 .hdr_len = 2,
+			 .flags = DYNPF_TLVE_PAD1,
 			 .len = { .off = 1, .size = 1, .mask = 0xff, .unit = 1 } },
 	};
 }
@@ -31,8 +33,8 @@ static void refused(const char *name, const struct dynpf_proto_desc *d, unsigned
 	__u16 f = 0;
 	int e = dynpf_proto_check(d, &f);
 
-	CHECK(name, e == -EINVAL && f == field, "check %d field %u (%s), want -EINVAL field %u",
-	      e, f, dynpf_proto_why(f) ? dynpf_proto_why(f) : "?", field);
+	CHECK(name, e == -EINVAL && f == field, "check %d field %u (%s), want -EINVAL field %u", e,
+	      f, dynpf_proto_why(f) ? dynpf_proto_why(f) : "?", field);
 }
 
 static void accepted(const char *name, const struct dynpf_proto_desc *d)
@@ -43,11 +45,11 @@ static void accepted(const char *name, const struct dynpf_proto_desc *d)
 	CHECK(name, !e, "check %d field %u: %s", e, f, dynpf_proto_why(f) ?: "?");
 }
 
-#define REFUSED(what, field, ...)                              \
-	do {                                                   \
-		struct dynpf_proto_desc d_ = acme();           \
-		__VA_ARGS__;                                   \
-		refused(what, &d_, DYNPF_F_##field);           \
+#define REFUSED(what, field, ...)                    \
+	do {                                         \
+		struct dynpf_proto_desc d_ = acme(); \
+		__VA_ARGS__;                         \
+		refused(what, &d_, DYNPF_F_##field); \
 	} while (0)
 
 #define ACCEPTED(what, ...)                          \
@@ -93,31 +95,33 @@ void test_proto_check(void)
 		 d_.fixed = 0);
 	REFUSED("area with a fixed part", PROTO_FIXED, d_.at = DYNPF_PAT_AREA; d_.at_val = 0);
 	REFUSED("area with a header length", PROTO_HDR_F_SIZE, d_.at = DYNPF_PAT_AREA;
-		d_.at_val = 0; d_.fixed = 0;
-		d_.hdr_f = (struct dynpf_lenfield){ .size = 1 });
+		d_.at_val = 0; d_.fixed = 0; d_.hdr_f = (struct dynpf_lenfield){ .size = 1 });
 	REFUSED("pad", PROTO_PAD, d_.pad = 1);
 	REFUSED("pad2", PROTO_PAD, d_.pad2 = 1);
 	/* Offsets past any header: a fixed part past 512, a field past it. */
 	REFUSED("fixed 513", PROTO_FIXED, d_.fixed = 513);
 	ACCEPTED("fixed 512", d_.fixed = 512);
 	REFUSED("a length field past the fixed part", PROTO_HDR_F_OFF,
-		d_.hdr_f = (struct dynpf_lenfield){ .off = 7, .size = 2, .mask = 0xffff, .unit = 1 });
+		d_.hdr_f =
+			(struct dynpf_lenfield){ .off = 7, .size = 2, .mask = 0xffff, .unit = 1 });
 	REFUSED("a 5-byte field", PROTO_HDR_F_SIZE,
 		d_.hdr_f = (struct dynpf_lenfield){ .size = 5, .mask = 1, .unit = 1 });
 	REFUSED("no field, an adjustment", PROTO_HDR_F_SIZE, d_.hdr_f.adj = 8);
 	ACCEPTED("geneve-like header length",
-		 d_.hdr_f = (struct dynpf_lenfield){ .size = 1, .mask = 0x3f, .unit = 4, .adj = 8 });
+		 d_.hdr_f =
+			 (struct dynpf_lenfield){ .size = 1, .mask = 0x3f, .unit = 4, .adj = 8 });
 	REFUSED("a shift past the field", PROTO_HDR_F_SHIFT,
 		d_.hdr_f = (struct dynpf_lenfield){ .size = 1, .shift = 8, .mask = 1, .unit = 1 });
 	REFUSED("a mask past the shifted field", PROTO_HDR_F_MASK,
-		d_.hdr_f = (struct dynpf_lenfield){ .size = 1, .shift = 4, .mask = 0x1f, .unit = 1 });
+		d_.hdr_f =
+			(struct dynpf_lenfield){ .size = 1, .shift = 4, .mask = 0x1f, .unit = 1 });
 	REFUSED("a mask of no bits", PROTO_FIXED_F_MASK,
 		d_.fixed_f = (struct dynpf_lenfield){ .size = 1, .mask = 0, .unit = 1 });
 	REFUSED("units of 0", PROTO_FIXED_F_UNIT,
 		d_.fixed_f = (struct dynpf_lenfield){ .size = 2, .mask = 0xffff });
 	ACCEPTED("a 4-byte field, all of it",
-		 d_.fixed_f = (struct dynpf_lenfield){ .off = 4, .size = 4, .mask = 0xffffffff,
-						       .unit = 1 });
+		 d_.fixed_f = (struct dynpf_lenfield){
+			 .off = 4, .size = 4, .mask = 0xffffffff, .unit = 1 });
 	/* TLVs: what the walker cannot read. */
 	REFUSED("type of 0 bytes", PROTO_TYPE_SIZE, d_.tlv.type_size = 0);
 	REFUSED("type of 5 bytes", PROTO_TYPE_SIZE, d_.tlv.type_size = 5);
@@ -145,7 +149,8 @@ void test_proto_check(void)
 	/* Diameter-like AVPs: code(4) flags(1) length(3), the length counting all. */
 	ACCEPTED("u32 type, u24 length",
 		 d_.tlv = (struct dynpf_tlv_enc){
-			 .type_size = 4, .hdr_len = 8,
+			 .type_size = 4,
+			 .hdr_len = 8,
 			 .len = { .off = 5, .size = 3, .mask = 0xffffff, .unit = 1 } });
 	/* Every refusal has its text. */
 	for (unsigned int f = DYNPF_F_PROTO_NAME; f <= DYNPF_F_PROTO_PADS; f++)

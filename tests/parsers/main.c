@@ -11,5 +11,6 @@ int main(void)
 	test_ipv6_ext();
 	test_tunnels();
 	test_lengths();
+	test_decl();
 	return unit_report("test_parsers");
 }

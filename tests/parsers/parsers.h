@@ -59,5 +59,6 @@ void test_ipv4_options(void);
 void test_ipv6_ext(void);
 void test_tunnels(void);
 void test_lengths(void);
+void test_decl(void);
 
 #endif

@@ -16,8 +16,8 @@
  * TLV's header (at least one byte), so no declaration can make it loop;
  * such a TLV ends the walk with tlv_len.
  */
-#ifndef DYNPF_RULES_PROTO_H
-#define DYNPF_RULES_PROTO_H
+#ifndef DYNPF_RULES_PROTOCHECK_H
+#define DYNPF_RULES_PROTOCHECK_H
 
 #include "common.h"
 #include "dynpf/ctrl.h"
@@ -27,50 +27,56 @@
 #endif
 
 /* X(field, why): what each member of a declaration must be. */
-#define DYNPF_PROTO_WHY(X)                                                                          \
-	X(PROTO_NAME, "a name is 1 to 15 characters, a lowercase letter then lowercase letters, "    \
-		      "digits, '-' or '_', and NUL bytes after it")                                 \
-	X(PROTO_ID, "ids are 0 to 7: at most 8 protocols are declared at once")                      \
-	X(PROTO_AT, "a protocol is behind a UDP or TCP destination port, an IP protocol or an "      \
-		    "ethertype, or in a built-in TLV family's option areas")                        \
-	X(PROTO_PORT, "a port is 1 to 65535, and not one of the UDP tunnels dynpf parses (4789 "     \
-		      "vxlan, 6081 geneve, 2152 gtpu)")                                             \
-	X(PROTO_IPPROTO, "an IP protocol is 0 to 255, and not one dynpf parses (0 1 4 6 17 41 43 "   \
-			 "44 47 50 51 58 60)")                                                      \
-	X(PROTO_ETHERTYPE, "an ethertype is 0x0600 to 0xffff, and not one dynpf parses (0x0800 "     \
+#define DYNPF_PROTO_WHY(X)                                                                         \
+	X(PROTO_NAME, "a name is 1 to 15 characters, a lowercase letter then lowercase letters, "  \
+		      "digits, '-' or '_', and NUL bytes after it")                                \
+	X(PROTO_ID, "ids are 0 to 7: at most 8 protocols are declared at once")                    \
+	X(PROTO_AT, "a protocol is behind a UDP or TCP destination port, an IP protocol or an "    \
+		    "ethertype, or in a built-in TLV family's option areas")                       \
+	X(PROTO_PORT, "a port is 1 to 65535, and not one of the UDP tunnels dynpf parses (4789 "   \
+		      "vxlan, 6081 geneve, 2152 gtpu)")                                            \
+	X(PROTO_IPPROTO, "an IP protocol is 0 to 255, and not one dynpf parses (0 1 4 6 17 41 43 " \
+			 "44 47 50 51 58 59 60)")                                                  \
+	X(PROTO_ETHERTYPE, "an ethertype is 0x0600 to 0xffff, and not one dynpf parses (0x0800 "   \
 			   "0x0806 0x86dd 0x8100 0x88a8 0x8847 0x8848)")                           \
-	X(PROTO_AREA, "an option area is that of a built-in TLV family (0 tcp-options to 5 "         \
-		      "geneve-options)")                                                            \
-	X(PROTO_FIXED, "a fixed part is at most 512 bytes; a protocol in an option area has no "     \
-		       "header (0)")                                                                \
-	X(PROTO_PAD, "padding is 0")                                                                 \
-	X(PROTO_FIXED_F_SIZE, "a header's length field is 1 to 4 bytes, or none (0, and its other "  \
-			      "members 0); a protocol in an option area has none")                 \
-	X(PROTO_FIXED_F_OFF, "a header's length field lies in its fixed part (off + size <= "        \
+	X(PROTO_AREA, "an option area is that of a built-in TLV family (0 tcp-options to 5 "       \
+		      "geneve-options)")                                                           \
+	X(PROTO_FIXED, "a fixed part is at most 512 bytes; a protocol in an option area has no "   \
+		       "header (0)")                                                               \
+	X(PROTO_PAD, "padding is 0")                                                               \
+	X(PROTO_FIXED_F_SIZE,                                                                      \
+	  "a header's length field is 1 to 4 bytes, or none (0, and its other "                    \
+	  "members 0); a protocol in an option area has none")                                     \
+	X(PROTO_FIXED_F_OFF, "a header's length field lies in its fixed part (off + size <= "      \
 			     "fixed): the bytes read before the field is known")                   \
-	X(PROTO_FIXED_F_SHIFT, "a shift is less than the field's bits")                              \
-	X(PROTO_FIXED_F_MASK, "a mask has bits, and none past the shifted field")                    \
-	X(PROTO_FIXED_F_UNIT, "units are 1 or more: 0 would measure nothing")                        \
-	X(PROTO_HDR_F_SIZE, "a header's length field is 1 to 4 bytes, or none (0, and its other "    \
+	X(PROTO_FIXED_F_SHIFT, "a shift is less than the field's bits")                            \
+	X(PROTO_FIXED_F_MASK, "a mask has bits, and none past the shifted field")                  \
+	X(PROTO_FIXED_F_UNIT, "units are 1 or more: 0 would measure nothing")                      \
+	X(PROTO_HDR_F_SIZE, "a header's length field is 1 to 4 bytes, or none (0, and its other "  \
 			    "members 0); a protocol in an option area has none")                   \
-	X(PROTO_HDR_F_OFF, "a header's length field lies in its fixed part (off + size <= fixed): "  \
-			   "the bytes read before the field is known")                             \
-	X(PROTO_HDR_F_SHIFT, "a shift is less than the field's bits")                                \
-	X(PROTO_HDR_F_MASK, "a mask has bits, and none past the shifted field")                      \
-	X(PROTO_HDR_F_UNIT, "units are 1 or more: 0 would measure nothing")                          \
-	X(PROTO_LEN_SIZE, "a TLV's length field is 1 to 4 bytes")                                    \
-	X(PROTO_LEN_OFF, "a TLV's length field lies in its first 8 bytes, apart from its type field") \
-	X(PROTO_LEN_SHIFT, "a shift is less than the field's bits")                                  \
-	X(PROTO_LEN_MASK, "a mask has bits, and none past the shifted field")                        \
-	X(PROTO_LEN_UNIT, "units are 1 or more: 0 would measure nothing")                            \
-	X(PROTO_TYPE_SIZE, "a TLV's type field is 1 to 4 bytes")                                     \
-	X(PROTO_TYPE_OFF, "a TLV's type field lies in its first 8 bytes, at its start when pad or "   \
-			  "end types are given (they are TLVs of only their type)")                \
-	X(PROTO_HDR_LEN, "a TLV's header ends where the later of its type and length fields ends")   \
-	X(PROTO_FLAGS, "the flags are an end type and one or two pad types (the first before the "   \
-		       "second)")                                                                   \
-	X(PROTO_END, "an end type fits the type field and is not a pad type; 0 when none is given")  \
-	X(PROTO_PADS, "a pad type fits the type field, two pad types differ, and one not given is 0")
+	X(PROTO_HDR_F_OFF,                                                                         \
+	  "a header's length field lies in its fixed part (off + size <= fixed): "                 \
+	  "the bytes read before the field is known")                                              \
+	X(PROTO_HDR_F_SHIFT, "a shift is less than the field's bits")                              \
+	X(PROTO_HDR_F_MASK, "a mask has bits, and none past the shifted field")                    \
+	X(PROTO_HDR_F_UNIT, "units are 1 or more: 0 would measure nothing")                        \
+	X(PROTO_LEN_SIZE, "a TLV's length field is 1 to 4 bytes")                                  \
+	X(PROTO_LEN_OFF,                                                                           \
+	  "a TLV's length field lies in its first 8 bytes, apart from its type field")             \
+	X(PROTO_LEN_SHIFT, "a shift is less than the field's bits")                                \
+	X(PROTO_LEN_MASK, "a mask has bits, and none past the shifted field")                      \
+	X(PROTO_LEN_UNIT, "units are 1 or more: 0 would measure nothing")                          \
+	X(PROTO_TYPE_SIZE, "a TLV's type field is 1 to 4 bytes")                                   \
+	X(PROTO_TYPE_OFF,                                                                          \
+	  "a TLV's type field lies in its first 8 bytes, at its start when pad or "                \
+	  "end types are given (they are TLVs of only their type)")                                \
+	X(PROTO_HDR_LEN, "a TLV's header ends where the later of its type and length fields ends") \
+	X(PROTO_FLAGS, "the flags are an end type and one or two pad types (the first before the " \
+		       "second)")                                                                  \
+	X(PROTO_END,                                                                               \
+	  "an end type fits the type field and is not a pad type; 0 when none is given")           \
+	X(PROTO_PADS,                                                                              \
+	  "a pad type fits the type field, two pad types differ, and one not given is 0")
 
 /* The first field of each length field's five: size, off, shift, mask, unit. */
 #define DYNPF_LF_SIZE 0
@@ -97,7 +103,7 @@ dynpf_inline int dynpf_lf_check(const struct dynpf_lenfield *f, __u32 room, __u1
 	*field = base + DYNPF_LF_SIZE;
 	if (!f->size)
 		return none_ok && !f->off && !f->shift && !f->mask && !f->unit && !f->adj ? 0
-											: -EINVAL;
+											  : -EINVAL;
 	if (f->size > 4)
 		return -EINVAL;
 	*field = base + DYNPF_LF_OFF;
@@ -119,10 +125,10 @@ dynpf_inline int dynpf_lf_check(const struct dynpf_lenfield *f, __u32 room, __u1
 /* Does a declaration bind to something dynpf parses itself? */
 dynpf_inline int dynpf_proto_builtin(__u32 at, __u32 v)
 {
-	/* 0 1 4 6 17 41 43 44 47 50 51 58 60: parsed, or a next header */
+	/* 0 1 4 6 17 41 43 44 47 50 51 58 59 60: parsed, or IPv6's "no next header" */
 	const __u64 ipprotos = 1ull << 0 | 1ull << 1 | 1ull << 4 | 1ull << 6 | 1ull << 17 |
 			       1ull << 41 | 1ull << 43 | 1ull << 44 | 1ull << 47 | 1ull << 50 |
-			       1ull << 51 | 1ull << 58 | 1ull << 60;
+			       1ull << 51 | 1ull << 58 | 1ull << 59 | 1ull << 60;
 
 	switch (at) {
 	case DYNPF_PAT_UDP:
@@ -172,8 +178,7 @@ dynpf_inline int dynpf_tlv_enc_check(const struct dynpf_tlv_enc *e, __u16 *field
 	*field = DYNPF_F_PROTO_END;
 	if (!(e->flags & DYNPF_TLVE_END))
 		return e->end_type ? -EINVAL : (*field = DYNPF_F_NONE, 0);
-	if (e->end_type > tmax ||
-	    ((e->flags & DYNPF_TLVE_PAD1) && e->end_type == e->pad_type[0]) ||
+	if (e->end_type > tmax || ((e->flags & DYNPF_TLVE_PAD1) && e->end_type == e->pad_type[0]) ||
 	    ((e->flags & DYNPF_TLVE_PAD2) && e->end_type == e->pad_type[1]))
 		return -EINVAL;
 	*field = DYNPF_F_NONE;
@@ -254,6 +259,60 @@ dynpf_inline int dynpf_proto_check(const struct dynpf_proto_desc *d, __u16 *fiel
 	return dynpf_tlv_enc_check(&d->tlv, field);
 }
 
+/* The binding kind (DYNPF_DECL_*) a checked declaration uses. */
+dynpf_inline __u32 dynpf_proto_bit(const struct dynpf_proto_desc *d)
+{
+	switch (d->at) {
+	case DYNPF_PAT_UDP:
+		return DYNPF_DECL_UDP;
+	case DYNPF_PAT_TCP:
+		return DYNPF_DECL_TCP;
+	case DYNPF_PAT_IP:
+		return DYNPF_DECL_IP;
+	case DYNPF_PAT_ETHER:
+		return DYNPF_DECL_ETHER;
+	case DYNPF_PAT_AREA:
+		return DYNPF_DECL_AREA(d->at_val & 7);
+	}
+	return 0;
+}
+
+/* The table's count and bits, from its slots. */
+dynpf_inline void dynpf_proto_tab_sum(struct dynpf_proto_tab *t)
+{
+	__u32 i;
+
+	t->n = 0;
+	t->bits = 0;
+	for (i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (!t->key[i])
+			continue;
+		t->n++;
+		t->bits |= dynpf_proto_bit(&t->d[i]);
+	}
+}
+
+/* A checked declaration into its slot of t (its id's); its rule count is 0. */
+dynpf_inline void dynpf_proto_tab_set(struct dynpf_proto_tab *t, const struct dynpf_proto_desc *d)
+{
+	__u32 id = d->id & (DYNPF_MAX_PROTOS - 1);
+
+	t->d[id] = *d;
+	t->key[id] = DYNPF_PROTO_KEY(d->at, d->at_val);
+	t->refs[id] = 0;
+	dynpf_proto_tab_sum(t);
+}
+
+/* Slot id of t emptied. */
+dynpf_inline void dynpf_proto_tab_unset(struct dynpf_proto_tab *t, __u32 id)
+{
+	id &= DYNPF_MAX_PROTOS - 1;
+	__builtin_memset(&t->d[id], 0, sizeof(t->d[id]));
+	t->key[id] = 0;
+	t->refs[id] = 0;
+	dynpf_proto_tab_sum(t);
+}
+
 /* The family of a declared protocol's TLVs, and back. */
 #define DYNPF_TLV_DECL(id) (DYNPF_TLV_NFAM + (id))
 dynpf_inline int dynpf_tlv_is_decl(__u32 family)
@@ -276,4 +335,4 @@ static inline const char *dynpf_proto_why(unsigned int field)
 }
 #endif
 
-#endif /* DYNPF_RULES_PROTO_H */
+#endif /* DYNPF_RULES_PROTOCHECK_H */
