@@ -13,9 +13,10 @@
  * commit is applied after the drain returns, outside its callback), so the
  * acks of one run always fit in dynpf_acks: the producer reads them all
  * before the next run. A commit that needs more entries or tuple slots than
- * are free while retired ones wait in limbo is held (dynpf_state.pending):
- * the run returns -EAGAIN, and the next one, after a grace period, applies
- * it before it drains anything else.
+ * are free while retired ones wait in limbo, or that changes the declared
+ * protocols while a packet may still read the table it would write, is
+ * held (dynpf_state.pending): the run returns -EAGAIN, and the next one,
+ * after a grace period, applies it before it drains anything else.
  *
  * A unit of its own, linked with the packet programs (dynpf.bpf.c) into one
  * object and one skeleton (.output/dynpf.bpf.o, the Makefile): the rule set's
@@ -36,6 +37,7 @@
 
 #include "rules.h"
 #include "msgcheck.h"
+#include "decltab.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -144,6 +146,31 @@ struct {
 } dynpf_sync SEC(".maps") = {
 	.values = { [0] = &dynpf_sync_inner },
 };
+
+/*
+ * Declared protocols (include/dynpf/proto.h): the open transaction's
+ * table, the one in force with its own PROTO_ADD and PROTO_DEL, made at
+ * its first message that touches them (txn: the transaction's id,
+ * dynpf_state.txn_id), and the rules alive that test each protocol (refs)
+ * and the open transaction's counts (trefs), which its rule adds and
+ * deletes change. Its commit gives the table to the other slot of
+ * dynpf_protos, born at the commit's generation, when it differs from the
+ * one in force (dynpf_protos_commit()).
+ */
+struct dynpf_proto_stage {
+	__u32 txn;
+	__u32 refs[DYNPF_MAX_PROTOS];
+	__u32 trefs[DYNPF_MAX_PROTOS];
+	__u32 pad;
+	struct dynpf_proto_tab tab;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_proto_stage);
+} dynpf_proto_stage SEC(".maps");
 
 /* Keys too big for the stack of the drain's call chain: one slot per
  * function that needs them (the drain runs on one CPU at a time). */
@@ -723,6 +750,303 @@ static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u64 gen)
 	}
 }
 
+/* ---- declared protocols ---------------------------------------------------- */
+
+static __always_inline struct dynpf_proto_stage *dynpf_stage_map(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&dynpf_proto_stage, &zero);
+}
+
+/* The table in force at generation gen (parsers/decltab.h), and its index. */
+static __always_inline struct dynpf_proto_tab *dynpf_protos_at(__u64 gen, __u32 *k)
+{
+	__u32 k0 = 0, k1 = 1;
+	struct dynpf_proto_tab *t0 = bpf_map_lookup_elem(&dynpf_protos, &k0);
+	struct dynpf_proto_tab *t1 = bpf_map_lookup_elem(&dynpf_protos, &k1);
+
+	if (!t0 || !t1)
+		return NULL;
+	*k = dynpf_proto_tab_cur(t0, t1, gen);
+	return *k ? t1 : t0;
+}
+
+/* The open transaction's declarations and rule counts (above), made at its first use. */
+static __always_inline struct dynpf_proto_stage *dynpf_stage(struct dynpf_state *st)
+{
+	struct dynpf_proto_stage *s = dynpf_stage_map();
+	struct dynpf_proto_tab *a;
+	__u32 k;
+
+	if (!s)
+		return NULL;
+	if (s->txn != st->txn_id) {
+		a = dynpf_protos_at(st->gen, &k);
+		if (!a)
+			return NULL;
+		s->tab = *a;
+		__builtin_memcpy(s->trefs, s->refs, sizeof(s->refs));
+		s->txn = st->txn_id;
+	}
+	return s;
+}
+
+/* Two names equal (16 bytes, NUL-padded: dynpf_proto_check()). */
+static __always_inline int dynpf_name_eq(const char *a, const char *b)
+{
+	__u64 a0, a1, b0, b1;
+
+	__builtin_memcpy(&a0, a, 8);
+	__builtin_memcpy(&a1, a + 8, 8);
+	__builtin_memcpy(&b0, b, 8);
+	__builtin_memcpy(&b1, b + 8, 8);
+	return a0 == b0 && a1 == b1;
+}
+
+/*
+ * The handlers of declarations, global subprograms (verified once, for any
+ * message, as dynpf_rule_check_g()).
+ */
+DYNPF_SUBPROG int dynpf_msg_proto_add(struct dynpf_state *st, const struct dynpf_msg_proto_add *m,
+				      __u16 *field)
+{
+	struct dynpf_proto_stage *s;
+	struct dynpf_proto_tab *t;
+	__u32 i, key, id;
+	int err;
+
+	if (!st || !m || !field)
+		return -EINVAL;
+	err = dynpf_proto_check(&m->d, field);
+	if (err)
+		return err;
+	key = DYNPF_PROTO_KEY(m->d.at, m->d.at_val);
+	s = dynpf_stage(st);
+	if (!s) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	t = &s->tab;
+	id = m->d.id & (DYNPF_MAX_PROTOS - 1);
+	if (t->key[id]) {
+		*field = DYNPF_F_PROTO_ID;
+		return -EEXIST;
+	}
+	for (i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (!t->key[i])
+			continue;
+		if (dynpf_name_eq(t->d[i].name, m->d.name)) {
+			*field = DYNPF_F_PROTO_NAME;
+			return -EEXIST;
+		}
+		if (t->key[i] == key) {
+			*field = DYNPF_F_PROTO_AT;
+			return -EEXIST;
+		}
+	}
+	dynpf_proto_tab_set(t, &m->d);
+	s->trefs[id] = 0;
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+DYNPF_SUBPROG int dynpf_msg_proto_del(struct dynpf_state *st, const struct dynpf_msg_proto_del *m,
+				      __u16 *field)
+{
+	struct dynpf_proto_stage *s;
+	__u32 id;
+	int err;
+
+	if (!st || !m || !field)
+		return -EINVAL;
+	err = dynpf_msg_proto_del_check(m, field);
+	if (err)
+		return err;
+	id = m->id & (DYNPF_MAX_PROTOS - 1);
+	s = dynpf_stage(st);
+	if (!s) {
+		*field = DYNPF_F_TXN;
+		return -ENOSPC;
+	}
+	*field = DYNPF_F_PROTO_ID;
+	if (!s->tab.key[id])
+		return -ENOENT;
+	if (s->trefs[id])
+		return -EBUSY; /* a rule tests it: delete the rule first */
+	dynpf_proto_tab_unset(&s->tab, id);
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+/*
+ * The rule staged by the open transaction's last RULE_ADD of id (one it
+ * now deletes): found from the end of the staged ops. Only a rule added
+ * and deleted in one transaction is looked for.
+ */
+static __always_inline const struct dynpf_rule *dynpf_staged_rule(struct dynpf_state *st, __u32 id)
+{
+	__u32 i, k, n = st->nops;
+
+	bpf_for(i, 0, DYNPF_MAX_TXN_OPS) {
+		struct dynpf_op *op;
+
+		if (i >= n)
+			break;
+		k = n - 1 - i;
+		op = bpf_map_lookup_elem(&dynpf_ops, &k);
+		if (!op)
+			break;
+		if (op->type == DYNPF_MSG_RULE_ADD && op->id == id)
+			return &op->rule;
+	}
+	return NULL;
+}
+
+/*
+ * The declared protocols' rule counts for rule r (NULL: rule id, as the
+ * open transaction has it), added (delta 1) or deleted (-1). A rule added
+ * must test only protocols the transaction has declared, with types that
+ * fit their type fields. Each test of a declared protocol counts once: the
+ * counts are kept in memory, not in registers, so the verifier's states do
+ * not multiply by the tests' combinations. A global subprogram.
+ */
+DYNPF_SUBPROG int dynpf_rule_decl_refs(struct dynpf_state *st, const struct dynpf_rule *r, __u32 id,
+				       int delta, __u16 *field)
+{
+	struct dynpf_proto_stage *s = NULL;
+	struct dynpf_id_state *ids;
+	struct dynpf_rule_ent *e;
+	const struct dynpf_match *m;
+	__u32 i, f, pid, type;
+	__u64 *slot;
+
+	if (!st || !field)
+		return -EINVAL;
+	if (!r) {
+		ids = bpf_map_lookup_elem(&dynpf_ids, &id);
+		if (ids && ids->txn == st->txn_id) {
+			r = (ids->state & 3) == DYNPF_IDS_ADDED ? dynpf_staged_rule(st, id) : NULL;
+		} else {
+			slot = bpf_map_lookup_elem(&dynpf_idx, &id);
+			e = slot && *slot ? dynpf_ent(*slot) : NULL;
+			r = e ? &e->r : NULL;
+		}
+		if (!r)
+			return 0;
+	}
+	m = &r->m;
+	for (i = 0; i < DYNPF_MATCH_TLVS + DYNPF_MATCH_DATA; i++) {
+		if (i < DYNPF_MATCH_TLVS) {
+			if (i >= m->ntlv)
+				continue;
+			f = m->tlv[i & (DYNPF_MATCH_TLVS - 1)].family;
+			type = m->tlv[i & (DYNPF_MATCH_TLVS - 1)].type;
+			*field = DYNPF_F_TLV;
+		} else {
+			if (i - DYNPF_MATCH_TLVS >= m->ndata)
+				continue;
+			f = m->data[i & (DYNPF_MATCH_DATA - 1)].where;
+			type = m->data[i & (DYNPF_MATCH_DATA - 1)].type;
+			*field = DYNPF_F_DATA;
+		}
+		if (f < DYNPF_TLV_NFAM || f >= DYNPF_TLV_NALL)
+			continue;
+		if (!s)
+			s = dynpf_stage(st);
+		if (!s) {
+			*field = DYNPF_F_TXN;
+			return -ENOSPC;
+		}
+		pid = (f - DYNPF_TLV_NFAM) & (DYNPF_MAX_PROTOS - 1);
+		if (delta > 0) {
+			if (!s->tab.key[pid])
+				return -ENOENT; /* declare it first */
+			if (type > dynpf_lf_max(s->tab.d[pid].tlv.type_size, 0))
+				return -EINVAL;
+			s->trefs[pid]++;
+		} else if (s->trefs[pid]) {
+			s->trefs[pid]--;
+		}
+	}
+	*field = DYNPF_F_NONE;
+	return 0;
+}
+
+/* Do tables a and b declare the same (born aside)? A global subprogram. */
+DYNPF_SUBPROG int dynpf_proto_tab_same(const struct dynpf_proto_tab *a,
+				       const struct dynpf_proto_tab *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u32 i;
+
+	if (!a || !b)
+		return 0;
+	for (i = 1; i < sizeof(*a) / 8; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * At the commit of a transaction that touched the declarations: the table
+ * it made, for packets from generation gen on, written to the slot packets
+ * before the one in force read, when it differs from the one in force.
+ * That slot may still be read by a packet classified before the one in
+ * force was published, unless every packet now running read a generation
+ * at or after it (synced_gen): if not, -EAGAIN, and the commit is held
+ * for a grace period. Rule counts are the drain's alone: no table for them.
+ */
+static __noinline int dynpf_protos_commit(struct dynpf_state *st, __u64 gen, __u64 synced_gen,
+					  int check)
+{
+	struct dynpf_proto_stage *s = dynpf_stage_map();
+	struct dynpf_proto_tab *cur, *next;
+	__u32 k, o;
+
+	if (!st || !s || s->txn != st->txn_id)
+		return 0; /* the transaction left them alone */
+	cur = dynpf_protos_at(st->gen, &k);
+	o = (k ^ 1) & 1;
+	next = bpf_map_lookup_elem(&dynpf_protos, &o);
+	if (!cur || !next)
+		return 0;
+	if (dynpf_proto_tab_same(cur, &s->tab)) {
+		if (!check)
+			__builtin_memcpy(s->refs, s->trefs, sizeof(s->refs));
+		return 0;
+	}
+	if (check)
+		return synced_gen < cur->born ? -EAGAIN : 0;
+	/* Not in force before gen: born first, then the rest, then publish. */
+	s->tab.born = gen;
+	*(volatile __u64 *)&next->born = gen;
+	barrier();
+	*next = s->tab;
+	__builtin_memcpy(s->refs, s->trefs, sizeof(s->refs));
+	return 0;
+}
+
+/*
+ * Whether packets walk declared protocols (DYNPF_PUB_DECL): a rule alive
+ * tests one, or a rule needs the whole parse (a declared header's error is
+ * the parse's) and some are declared. At gen, after its commit.
+ */
+static __always_inline int dynpf_protos_walked(struct dynpf_state *st, __u64 gen)
+{
+	struct dynpf_proto_stage *s = dynpf_stage_map();
+	struct dynpf_proto_tab *t;
+	__u32 i, k;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < DYNPF_MAX_PROTOS; i++)
+		if (s->refs[i])
+			return 1;
+	t = dynpf_protos_at(gen, &k);
+	return st->need_cnt[__builtin_ctz(DYNPF_NEED_FULL)] && t && t->n;
+}
+
 /*
  * Publish generation gen: one store of the word packets read. Everything
  * the commit wrote is in place before it (barrier(); the stores reach the
@@ -742,6 +1066,8 @@ static __always_inline void dynpf_publish(struct dynpf_state *st, __u64 gen)
 		pub |= DYNPF_PUB_ARP_ND_RULES;
 	if (st->nrules)
 		pub |= DYNPF_PUB_RULES;
+	if (dynpf_protos_walked(st, gen))
+		pub |= DYNPF_PUB_DECL;
 	barrier();
 	*(volatile __u64 *)&st->pub = pub;
 	st->gen = gen;
@@ -884,6 +1210,9 @@ static __noinline int dynpf_msg_rule_add(struct dynpf_state *st, const struct dy
 		*field = DYNPF_F_TUPLES;
 		return err;
 	}
+	err = dynpf_rule_decl_refs(st, &m->rule, m->rule.id, 1, field);
+	if (err)
+		return err;
 	dynpf_op_stage(st, op, DYNPF_MSG_RULE_ADD, m->rule.id)->rule = m->rule;
 	st->added++;
 	dynpf_id_set(st, m->rule.id, DYNPF_IDS_ADDED);
@@ -905,6 +1234,9 @@ static __always_inline int dynpf_msg_rule_del(struct dynpf_state *st,
 	op = dynpf_op_next(st, field);
 	if (!op)
 		return -ENOSPC;
+	err = dynpf_rule_decl_refs(st, NULL, m->id, -1, field);
+	if (err)
+		return err;
 	dynpf_op_stage(st, op, DYNPF_MSG_RULE_DEL, m->id);
 	st->deleted++;
 	dynpf_id_set(st, m->id, DYNPF_IDS_DELETED);
@@ -960,6 +1292,10 @@ static __always_inline int dynpf_msg_read(union dynpf_msg *m, __u32 type, struct
 		return bpf_dynptr_read(m, sizeof(m->set), dp, 0, 0);
 	case DYNPF_MSG_COUNTER_RESET:
 		return bpf_dynptr_read(m, sizeof(m->reset), dp, 0, 0);
+	case DYNPF_MSG_PROTO_ADD:
+		return bpf_dynptr_read(m, sizeof(m->padd), dp, 0, 0);
+	case DYNPF_MSG_PROTO_DEL:
+		return bpf_dynptr_read(m, sizeof(m->pdel), dp, 0, 0);
 	}
 	return bpf_dynptr_read(m, sizeof(m->txn), dp, 0, 0);
 }
@@ -1039,6 +1375,12 @@ static __noinline int dynpf_msg(struct bpf_dynptr *dp, struct dynpf_drain_ctx *d
 	case DYNPF_MSG_COUNTER_RESET:
 		err = dynpf_msg_reset(st, &m->reset, &field);
 		break;
+	case DYNPF_MSG_PROTO_ADD:
+		err = dynpf_msg_proto_add(st, &m->padd, &field);
+		break;
+	case DYNPF_MSG_PROTO_DEL:
+		err = dynpf_msg_proto_del(st, &m->pdel, &field);
+		break;
 	case DYNPF_MSG_TXN_ABORT:
 		st->txn_open = 0;
 		st->nops = 0;
@@ -1080,9 +1422,10 @@ static long dynpf_drain_cb(struct bpf_dynptr *dp, void *data)
  * The commit of the open transaction, message seq: applied at the next
  * generation, published and acked; or refused and acked when there is no
  * room and nothing in limbo could make some; or, when a grace period may
- * make room, held: -EAGAIN.
+ * make room or free the declarations' other table (synced_gen, struct
+ * dynpf_drain_args), held: -EAGAIN.
  */
-static __noinline int dynpf_commit(struct dynpf_state *st, __u64 seq)
+static __noinline int dynpf_commit(struct dynpf_state *st, __u64 seq, __u64 synced_gen)
 {
 	struct dynpf_ack_commit a = {};
 	int slots;
@@ -1093,15 +1436,15 @@ static __noinline int dynpf_commit(struct dynpf_state *st, __u64 seq)
 	a.a.seq = seq;
 	a.a.type = DYNPF_MSG_TXN_COMMIT;
 	if (slots < 0 || st->tuples_used + slots > DYNPF_MAX_TUPLES) {
-		if (st->limbo_tail != st->limbo_head) {
-			st->pending = 1;
-			st->pending_seq = seq;
-			return -EAGAIN;
-		}
+		if (st->limbo_tail != st->limbo_head)
+			goto hold;
 		a.a.err = slots < 0 ? -ENOSPC : -E2BIG;
 		a.a.field = DYNPF_F_TXN;
+	} else if (dynpf_protos_commit(st, st->gen + 1, synced_gen, 1)) {
+		goto hold; /* the declarations' slot may still be read */
 	} else {
 		dynpf_apply_ops(st, st->gen + 1);
+		dynpf_protos_commit(st, st->gen + 1, synced_gen, 0);
 		dynpf_publish(st, st->gen + 1);
 	}
 	st->pending = 0;
@@ -1115,6 +1458,10 @@ static __noinline int dynpf_commit(struct dynpf_state *st, __u64 seq)
 	a.deleted = st->deleted;
 	dynpf_ack(&a, sizeof(a));
 	return 0;
+hold:
+	st->pending = 1;
+	st->pending_seq = seq;
+	return -EAGAIN;
 }
 
 /* args: in and out, struct dynpf_drain_args (include/dynpf/ctrl.h). */
@@ -1132,7 +1479,7 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	args->err = 0;
 	args->reclaimed = dynpf_reclaim(args->synced_gen, args->synced_epoch, args->reclaim_max);
 	/* A commit held for room: first, before anything after it. */
-	if (st->pending && dynpf_commit(st, st->pending_seq)) {
+	if (st->pending && dynpf_commit(st, st->pending_seq, args->synced_gen)) {
 		args->err = -EAGAIN;
 		goto out;
 	}
@@ -1144,7 +1491,7 @@ int dynpf_drain(struct dynpf_drain_args *args)
 	args->drained = n > 0 ? n : 0;
 	if (n < 0)
 		args->err = n;
-	if (dc.commit && dynpf_commit(st, dc.commit_seq))
+	if (dc.commit && dynpf_commit(st, dc.commit_seq, args->synced_gen))
 		args->err = -EAGAIN;
 out:
 	args->limbo = st->limbo_tail - st->limbo_head;

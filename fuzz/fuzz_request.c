@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 			CHECK(r.lines[i] && !strchr(r.lines[i], '\n'), "rules-apply line %d", i);
 			if (dynpf_change_parse(&c, r.name, r.first + i, r.lines[i],
-					       strlen(r.lines[i]), &taken, &rerr))
+					       strlen(r.lines[i]), &taken, NULL, &rerr))
 				CHECK(rerr.msg[0], "a refused change without a message");
 			else
 				CHECK(c.kind <= DYNPF_CHANGE_DEL, "change kind %d", c.kind);

@@ -13,6 +13,16 @@
 
 #include "cursor.h"
 
+/*
+ * Of the two tables (map dynpf_protos), the index of the one in force at
+ * generation gen: born at or before it, the later born.
+ */
+dynpf_inline __u32 dynpf_proto_tab_cur(const struct dynpf_proto_tab *t0,
+				       const struct dynpf_proto_tab *t1, __u64 gen)
+{
+	return t1->born <= gen && (t1->born > t0->born || t0->born > gen);
+}
+
 #if defined(__bpf__)
 /*
  * __weak: the packet programs and the drain (two units, bpf/) each have it,
@@ -20,6 +30,7 @@
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE); /* read by user space as memory */
 	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct dynpf_proto_tab);
@@ -47,12 +58,8 @@ dynpf_inline const struct dynpf_proto_tab *dynpf_decl_pick(struct dynpf_cursor *
 
 	if (!t0 || !t1)
 		return NULL;
-	if (t1->born <= gen && (t1->born > t0->born || t0->born > gen)) {
-		c->side = 1;
-		return t1;
-	}
-	c->side = 0;
-	return t0;
+	c->side = dynpf_proto_tab_cur(t0, t1, gen);
+	return c->side ? t1 : t0;
 }
 #else
 dynpf_inline const struct dynpf_proto_tab *dynpf_decl_tab(const struct dynpf_cursor *c)

@@ -289,15 +289,16 @@ dynpf_inline int dynpf_tlv_present(const struct dynpf_pkt *p, const struct dynpf
 
 		return e && cs->l3 == 6 && (st->ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
 	}
-	if (t->family >= DYNPF_TLV_NFAM)
+	if (t->family >= DYNPF_TLV_NALL)
 		return 0;
 	l = &p->tlv[t->family];
 	if (!(l->seen[(t->type >> 6) & 3] & (1ull << (t->type & 63))))
 		return 0;
-	if (t->family != DYNPF_TLV_GENEVE_OPT)
+	if (t->family != DYNPF_TLV_GENEVE_OPT && t->family < DYNPF_TLV_NFAM)
 		return 1;
-	/* Geneve: the bitmap holds the low 8 bits of class << 8 | type; the
-	 * list has the whole of the first DYNPF_MAX_TLVS options. */
+	/* Geneve, and declared protocols (types of up to 32 bits): the bitmap
+	 * holds the low 8 bits of the type; the list has the whole of the
+	 * first DYNPF_MAX_TLVS TLVs. */
 	for (i = 0; i < DYNPF_MAX_TLVS; i++) {
 		if (i >= l->n)
 			break;
@@ -416,18 +417,6 @@ dynpf_inline int dynpf_pkt_bytes(dynpf_bytes_t src, __u32 pkt_len, __u64 off, __
 #endif
 }
 
-/* Bytes of a TLV's header (type and length fields) before its data. */
-dynpf_inline __u32 dynpf_tlv_hdr_len(__u32 where)
-{
-	switch (where) {
-	case DYNPF_TLV_GENEVE_OPT:
-		return 4;
-	case DYNPF_DT_GTPU_EXT:
-		return 1; /* the length byte; the next type ends it */
-	}
-	return 2;
-}
-
 /* The most data bytes a TLV of the family carries: a test past them never matches. */
 dynpf_inline __u32 dynpf_tlv_data_max(__u32 where)
 {
@@ -444,7 +433,8 @@ dynpf_inline __u32 dynpf_tlv_data_max(__u32 where)
 	case DYNPF_DT_GTPU_EXT:
 		return 255 * 4 - 2;
 	}
-	return 0;
+	/* A declared protocol's: its area's. */
+	return where >= DYNPF_TLV_NFAM && where < DYNPF_TLV_NALL ? DYNPF_TLV_AREA_MAX : 0;
 }
 
 /*
@@ -558,18 +548,19 @@ dynpf_inline int dynpf_data_tlv(const struct dynpf_data_test *t, const struct dy
 	const struct dynpf_tlv_list *l;
 	__u32 i, hdr;
 
-	if (t->where >= DYNPF_TLV_NFAM)
+	if (t->where >= DYNPF_TLV_NALL)
 		return 0;
 	l = &p->tlv[t->where];
 	if (!(l->seen[(t->type >> 6) & 3] & (1ull << (t->type & 63))))
 		return 0;
-	hdr = dynpf_tlv_hdr_len(t->where);
 	for (i = 0; i < DYNPF_MAX_TLVS; i++) {
 		const struct dynpf_tlv *e = &l->ent[i];
 
 		dynpf_cond_break;
 		if (i >= l->n)
 			break;
+		/* Its data starts after its header: the family's, or a declaration's. */
+		hdr = e->hdr;
 		if (e->type == t->type && e->len > hdr &&
 		    dynpf_data_at(t, p, src, (__u64)e->off + hdr + t->off, (__u64)e->off + e->len))
 			return 1;
@@ -729,6 +720,32 @@ dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_c
 }
 
 /*
+ * The declared protocols rule r tests (bit id: its TLV or byte tests name
+ * family DYNPF_TLV_NFAM + id): they must be declared while it is loaded.
+ */
+dynpf_inline __u32 dynpf_rule_decls(const struct dynpf_rule *r)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 mask = 0, i, f;
+
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		f = m->tlv[i].family;
+		if (i < m->ntlv && f >= DYNPF_TLV_NFAM && f < DYNPF_TLV_NALL)
+			mask |= 1u << (f - DYNPF_TLV_NFAM);
+	}
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		f = m->data[i].where;
+		if (i < m->ndata && f >= DYNPF_TLV_NFAM && f < DYNPF_TLV_NALL)
+			mask |= 1u << (f - DYNPF_TLV_NFAM);
+	}
+	return mask;
+}
+
+/* What a test of a declared protocol needs: it may be anywhere, in any area. */
+#define DYNPF_NEED_ANY_DECL \
+	(DYNPF_NEED_DECL | DYNPF_NEED_INNER | DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT)
+
+/*
  * What rule r needs of the parse (DYNPF_NEED_*): the parts a lean parse may
  * skip without changing whether r matches. A TCP option area, a tunnel's
  * inner packet and Geneve options do not change the layers before them (an
@@ -750,6 +767,10 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
 		if (i >= m->ntlv)
 			break;
+		/* A declared protocol may be anywhere, in any area: all but
+		 * the parse error's parts, and the declared walks. */
+		if (m->tlv[i].family >= DYNPF_TLV_NFAM && m->tlv[i].family < DYNPF_TLV_NALL)
+			needs |= DYNPF_NEED_ANY_DECL;
 		/* A TLV of any stack matches (dynpf_tlv_present()): the inner
 		 * packet's count; an extension header is its stack's own. */
 		if (m->tlv[i].family != DYNPF_TT_EXT)
@@ -772,6 +793,8 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 			break;
 		if (m->data[i].where < DYNPF_TLV_NFAM)
 			needs |= DYNPF_NEED_INNER;
+		else if (m->data[i].where < DYNPF_TLV_NALL)
+			needs |= DYNPF_NEED_ANY_DECL;
 		if (m->data[i].where == DYNPF_TLV_TCP_OPT)
 			needs |= DYNPF_NEED_TCP_OPT;
 		if (m->data[i].where == DYNPF_TLV_GENEVE_OPT)
@@ -848,7 +871,10 @@ dynpf_inline __u32 dynpf_tlv_test_rank(__u32 family)
 	case DYNPF_TLV_GENEVE_OPT:
 		return 6;
 	}
-	return 7;
+	/* Declared protocols' families, by id; then anything else. */
+	if (family >= DYNPF_TLV_NFAM && family < DYNPF_TLV_NALL)
+		return 7 + family - DYNPF_TLV_NFAM;
+	return 7 + DYNPF_MAX_PROTOS;
 }
 
 /* Is TLV test a strictly before b? */
@@ -909,8 +935,9 @@ dynpf_inline int dynpf_data_test_check(const struct dynpf_data_test *t, int used
 			return -EINVAL;
 		break;
 	default:
-		if (t->where >= DYNPF_TLV_NFAM ||
-		    t->type > (t->where == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu))
+		if (t->where >= DYNPF_TLV_NALL ||
+		    (t->where < DYNPF_TLV_NFAM &&
+		     t->type > (t->where == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu)))
 			return -EINVAL;
 		if ((__u32)t->off + t->len > dynpf_tlv_data_max(t->where))
 			return -EINVAL;
@@ -1070,9 +1097,10 @@ dynpf_inline int dynpf_rule_check(const struct dynpf_rule *r, __u16 *field)
 		if (t->family == DYNPF_TT_EXT) {
 			if (!dynpf_ext_of_ipproto(t->type))
 				DYNPF_REFUSE(TLV);
-		} else if (t->family >= DYNPF_TLV_NFAM) {
+		} else if (t->family >= DYNPF_TLV_NALL) {
 			DYNPF_REFUSE(TLV);
-		} else if (t->type > (t->family == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu)) {
+		} else if (t->family < DYNPF_TLV_NFAM &&
+			   t->type > (t->family == DYNPF_TLV_GENEVE_OPT ? 0xffffffu : 0xffu)) {
 			DYNPF_REFUSE(TLV);
 		}
 		/* Each test once, in dynpf_tlv_test_before() order: the

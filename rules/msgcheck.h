@@ -11,6 +11,7 @@
 #define DYNPF_RULES_MSGCHECK_H
 
 #include "match.h"
+#include "protocheck.h"
 
 #ifndef EPROTO
 #define EPROTO 71
@@ -26,6 +27,8 @@ union dynpf_msg {
 	struct dynpf_msg_txn txn;
 	struct dynpf_msg_set set;
 	struct dynpf_msg_counter_reset reset;
+	struct dynpf_msg_proto_add padd;
+	struct dynpf_msg_proto_del pdel;
 };
 
 /* The size of a message of this type, 0 for no such type. */
@@ -44,6 +47,10 @@ dynpf_inline __u32 dynpf_msg_size(__u32 type)
 		return sizeof(struct dynpf_msg_set);
 	case DYNPF_MSG_COUNTER_RESET:
 		return sizeof(struct dynpf_msg_counter_reset);
+	case DYNPF_MSG_PROTO_ADD:
+		return sizeof(struct dynpf_msg_proto_add);
+	case DYNPF_MSG_PROTO_DEL:
+		return sizeof(struct dynpf_msg_proto_del);
 	}
 	return 0;
 }
@@ -104,11 +111,21 @@ dynpf_inline int dynpf_msg_reset_check(const struct dynpf_msg_counter_reset *m, 
 	return 0;
 }
 
+dynpf_inline int dynpf_msg_proto_del_check(const struct dynpf_msg_proto_del *m, __u16 *field)
+{
+	if (m->id >= DYNPF_MAX_PROTOS)
+		DYNPF_REFUSE(PROTO_ID);
+	if (m->pad)
+		DYNPF_REFUSE(PAD);
+	return 0;
+}
+
 #if !defined(__bpf__)
 /*
  * All of the above for the size bytes at buf, as the drain reads them (a
- * record shorter than the header is refused first), and the rule of a
- * RULE_ADD (dynpf_rule_check(): in BPF, through its global subprogram).
+ * record shorter than the header is refused first), the rule of a
+ * RULE_ADD (dynpf_rule_check(): in BPF, through its global subprogram) and
+ * the declaration of a PROTO_ADD (dynpf_proto_check()).
  */
 dynpf_inline int dynpf_msg_check(const void *buf, __u32 size, __u16 *field)
 {
@@ -135,6 +152,10 @@ dynpf_inline int dynpf_msg_check(const void *buf, __u32 size, __u16 *field)
 		return dynpf_msg_set_check(&m.set, field);
 	case DYNPF_MSG_COUNTER_RESET:
 		return dynpf_msg_reset_check(&m.reset, field);
+	case DYNPF_MSG_PROTO_ADD:
+		return dynpf_proto_check(&m.padd.d, field);
+	case DYNPF_MSG_PROTO_DEL:
+		return dynpf_msg_proto_del_check(&m.pdel, field);
 	}
 	return 0;
 }

@@ -292,14 +292,13 @@ dynpf_inline void dynpf_proto_tab_sum(struct dynpf_proto_tab *t)
 	}
 }
 
-/* A checked declaration into its slot of t (its id's); its rule count is 0. */
+/* A checked declaration into its slot of t (its id's). */
 dynpf_inline void dynpf_proto_tab_set(struct dynpf_proto_tab *t, const struct dynpf_proto_desc *d)
 {
 	__u32 id = d->id & (DYNPF_MAX_PROTOS - 1);
 
 	t->d[id] = *d;
 	t->key[id] = DYNPF_PROTO_KEY(d->at, d->at_val);
-	t->refs[id] = 0;
 	dynpf_proto_tab_sum(t);
 }
 
@@ -309,7 +308,6 @@ dynpf_inline void dynpf_proto_tab_unset(struct dynpf_proto_tab *t, __u32 id)
 	id &= DYNPF_MAX_PROTOS - 1;
 	__builtin_memset(&t->d[id], 0, sizeof(t->d[id]));
 	t->key[id] = 0;
-	t->refs[id] = 0;
 	dynpf_proto_tab_sum(t);
 }
 

@@ -109,8 +109,9 @@ struct dynpf_proto_desc {
  * dynpf_protos, an array of two: the one in force, and the one before or
  * after it). key[i]: at << 16 | at_val of protocol i, 0
  * when slot i is free. bits: the binding kinds in use, what the parser
- * checks (DYNPF_DECL_*). refs[i]: the rules that test protocol i's TLVs
- * (kept by the drain: a declaration in use cannot be deleted).
+ * checks (DYNPF_DECL_*). What packets read, and only that: the drain
+ * counts the rules that test each protocol on its own (a declaration in use
+ * cannot be deleted), so a rule's add or delete leaves the tables alone.
  */
 #define DYNPF_DECL_UDP 0x01
 #define DYNPF_DECL_TCP 0x02
@@ -123,7 +124,6 @@ struct dynpf_proto_tab {
 	__u32 n;
 	__u32 bits;
 	__u32 key[DYNPF_MAX_PROTOS];
-	__u32 refs[DYNPF_MAX_PROTOS];
 	struct dynpf_proto_desc d[DYNPF_MAX_PROTOS];
 };
 
@@ -133,6 +133,6 @@ struct dynpf_proto_tab {
 DYNPF_ASSERT_SIZE(struct dynpf_lenfield, 12);
 DYNPF_ASSERT_SIZE(struct dynpf_tlv_enc, 28);
 DYNPF_ASSERT_SIZE(struct dynpf_proto_desc, 80);
-DYNPF_ASSERT_SIZE(struct dynpf_proto_tab, 16 + 64 + 8 * 80);
+DYNPF_ASSERT_SIZE(struct dynpf_proto_tab, 16 + 32 + 8 * 80);
 
 #endif /* DYNPF_PROTO_H */

@@ -186,6 +186,7 @@ static __always_inline void tlv_record(struct dynpf_pkt *p, __u8 family, __u32 t
 		.off = off,
 		.family = family,
 		.layer = layer,
+		.hdr = family == DYNPF_TLV_GENEVE_OPT ? 4 : 2, /* type and length fields */
 	};
 	l->n = n + 1;
 }

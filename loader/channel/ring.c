@@ -563,6 +563,20 @@ int dynpf_ctrl_reset(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq)
 	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
 }
 
+int dynpf_ctrl_proto_add(struct dynpf_ctrl *c, const struct dynpf_proto_desc *d, uint64_t *seq)
+{
+	struct dynpf_msg_proto_add m = { .h.type = DYNPF_MSG_PROTO_ADD, .d = *d };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
+int dynpf_ctrl_proto_del(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq)
+{
+	struct dynpf_msg_proto_del m = { .h.type = DYNPF_MSG_PROTO_DEL, .id = id };
+
+	return dynpf_ctrl_send(c, &m, sizeof(m), seq);
+}
+
 const struct dynpf_ack_commit *dynpf_ctrl_ack(const struct dynpf_ctrl *c, uint64_t seq)
 {
 	/* Acks come in message order: search from the end of the batch. */

@@ -116,6 +116,8 @@ int dynpf_ctrl_add(struct dynpf_ctrl *c, const struct dynpf_rule *r, uint64_t *s
 int dynpf_ctrl_del(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq);
 int dynpf_ctrl_set(struct dynpf_ctrl *c, uint32_t key, uint64_t value, uint64_t *seq);
 int dynpf_ctrl_reset(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq);
+int dynpf_ctrl_proto_add(struct dynpf_ctrl *c, const struct dynpf_proto_desc *d, uint64_t *seq);
+int dynpf_ctrl_proto_del(struct dynpf_ctrl *c, uint32_t id, uint64_t *seq);
 
 /* The ack of message seq among those collected, or NULL. */
 const struct dynpf_ack_commit *dynpf_ctrl_ack(const struct dynpf_ctrl *c, uint64_t seq);

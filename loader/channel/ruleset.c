@@ -14,6 +14,8 @@
 #include "channel/ruleset.h"
 #include "dynpf.skel.h"
 #include "lib/log.h"
+#include "decltab.h"
+#include "protocheck.h"
 
 __u32 dynpf_ruleset_capacity(const struct dynpf_ruleset *rs)
 {
@@ -30,6 +32,7 @@ struct sent {
 	uint64_t seq;
 	unsigned long line;
 	__u32 id;
+	const char *proto; /* a declaration's name */
 };
 
 #define APPLY_ERR(...)                                         \
@@ -40,11 +43,34 @@ struct sent {
 			p_err(__VA_ARGS__);                    \
 	} while (0)
 
+/*
+ * Why a declaration's message was refused: what the member the ack names
+ * must be (dynpf_proto_why(), the text `rules check` gives), or what the
+ * error says of the rule set's state.
+ */
+static const char *proto_refusal(const struct dynpf_ack *a)
+{
+	const char *why = dynpf_proto_why(a->field);
+
+	if (why && a->err == -EINVAL)
+		return why;
+	switch (-a->err) {
+	case EEXIST:
+		return "taken: the id, the name or the binding is another protocol's";
+	case ENOENT:
+		return "no such protocol";
+	case EBUSY:
+		return "a rule tests it: delete the rules first";
+	}
+	return strerror(-a->err);
+}
+
 int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, const char *file,
 			const struct dynpf_ruleset *old, char *errbuf, size_t errlen, __u32 *gen)
 {
 	size_t nold = old ? old->n : 0;
-	struct sent *sent = calloc(nold + rs->n + DYNPF_SET_MAX + 2, sizeof(*sent));
+	struct sent *sent =
+		calloc(nold + rs->n + DYNPF_SET_MAX + 2 * DYNPF_MAX_PROTOS + 2, sizeof(*sent));
 	const struct dynpf_ack_commit *a;
 	size_t n = 0;
 	uint64_t seq;
@@ -58,6 +84,21 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 	for (size_t i = 0; !err && i < nold; i++) {
 		err = dynpf_ctrl_del(c, old->rules[i].id, &seq);
 		sent[n++] = (struct sent){ .seq = seq, .id = old->rules[i].id };
+	}
+	/* The old set's declarations go once its rules have; then rs's come. */
+	for (unsigned int i = 0; !err && old && i < DYNPF_MAX_PROTOS; i++) {
+		if (!old->protos.key[i])
+			continue;
+		err = dynpf_ctrl_proto_del(c, i, &seq);
+		sent[n++] = (struct sent){ .seq = seq, .proto = old->protos.d[i].name };
+	}
+	for (unsigned int i = 0; !err && i < DYNPF_MAX_PROTOS; i++) {
+		if (!rs->protos.key[i] || (!old && !rs->proto_line[i]))
+			continue;
+		err = dynpf_ctrl_proto_add(c, &rs->protos.d[i], &seq);
+		sent[n++] = (struct sent){ .seq = seq,
+					   .line = rs->proto_line[i],
+					   .proto = rs->protos.d[i].name };
 	}
 	for (unsigned int k = 1; !err && k < DYNPF_SET_MAX; k++) {
 		__u64 v = k == DYNPF_SET_DEFAULT_ACTION ? DYNPF_ACT_PASS : 1;
@@ -93,6 +134,11 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 				APPLY_ERR("%s:%lu: rule %u refused by the classifier: field %s: %s",
 					  file, sent[i].line, sent[i].id,
 					  dynpf_field_name(a->a.field), strerror(-a->a.err));
+			else if (sent[i].proto)
+				APPLY_ERR("%s:%lu: %s of protocol '%.15s' refused: field %s: %s",
+					  file, sent[i].line, dynpf_msg_name(a->a.type),
+					  sent[i].proto, dynpf_field_name(a->a.field),
+					  proto_refusal(&a->a));
 			else
 				APPLY_ERR("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
 					  dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),
@@ -148,6 +194,8 @@ void dynpf_rules_view_close(struct dynpf_rules_view *v)
 		munmap((void *)v->idx, v->idx_len);
 	if (v->ent)
 		munmap((void *)v->ent, v->ent_len);
+	if (v->protos)
+		munmap((void *)v->protos, v->protos_len);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -157,12 +205,15 @@ int dynpf_rules_view_open(struct dynpf_bpf *skel, struct dynpf_rules_view *v)
 
 	memset(v, 0, sizeof(*v));
 	if (bpf_map__value_size(skel->maps.dynpf_rules) != sizeof(struct dynpf_rule_ent) ||
-	    bpf_map__value_size(skel->maps.dynpf_state) != sizeof(struct dynpf_state))
+	    bpf_map__value_size(skel->maps.dynpf_state) != sizeof(struct dynpf_state) ||
+	    bpf_map__value_size(skel->maps.dynpf_protos) != sizeof(struct dynpf_proto_tab) ||
+	    bpf_map__max_entries(skel->maps.dynpf_protos) != 2)
 		return -EPROTO;
 	v->st = map_view(skel->maps.dynpf_state, &v->st_len);
 	v->idx = map_view(skel->maps.dynpf_idx, &v->idx_len);
 	v->ent = map_view(skel->maps.dynpf_rules, &v->ent_len);
-	if (!v->st || !v->idx || !v->ent) {
+	v->protos = map_view(skel->maps.dynpf_protos, &v->protos_len);
+	if (!v->st || !v->idx || !v->ent || !v->protos) {
 		err = -errno;
 		dynpf_rules_view_close(v);
 		return err ? err : -ENOMEM;
@@ -194,6 +245,9 @@ int dynpf_ruleset_read_view(const struct dynpf_rules_view *v, struct dynpf_rules
 		rs->set_seen |= 1u << DYNPF_SET_PASS_ARP_ND;
 		rs->set[DYNPF_SET_PASS_ARP_ND] = 0;
 	}
+	/* The declared protocols in force. */
+	rs->protos = v->protos[dynpf_proto_tab_cur(&v->protos[0], &v->protos[1], v->st->gen)];
+	rs->protos.born = 0;
 	for (__u32 id = 1; id < v->nids; id++) {
 		const struct dynpf_rule *r = dynpf_rules_view_get(v, id);
 

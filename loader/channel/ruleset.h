@@ -35,10 +35,11 @@ json_object *dynpf_verdict_to_json(const struct dynpf_verdict *v, bool with_gen)
 struct dynpf_bpf;
 struct dynpf_rules_view {
 	const struct dynpf_state *st;
-	const __u64 *idx;                 /* nids: id -> entry, 0: none */
-	const struct dynpf_rule_ent *ent; /* nents */
+	const __u64 *idx;                     /* nids: id -> entry, 0: none */
+	const struct dynpf_rule_ent *ent;     /* nents */
+	const struct dynpf_proto_tab *protos; /* 2: the declarations (parsers/decltab.h) */
 	__u32 nids, nents;
-	size_t st_len, idx_len, ent_len; /* the mappings' lengths */
+	size_t st_len, idx_len, ent_len, protos_len; /* the mappings' lengths */
 };
 
 /* Map them (v zeroed by the caller, or closed). 0 or -errno. */

@@ -20,6 +20,8 @@ static void parse_usage(FILE *f)
 		"                    default 8)\n"
 		"  --max-stacks N    stacks of headers: 1 stops at tunnels, 2 parses one\n"
 		"                    tunnel's inner packet (default 2)\n"
+		"  --rules FILE      parse the protocols the rule file declares too, and give\n"
+		"                    each packet the verdict of the native reference classifier\n"
 		"  -q, --quiet       print only differences and the summary\n"
 		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n"
@@ -32,6 +34,7 @@ int cmd_parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		DYNPF_WALK_LONGOPTS,
+		{ "rules", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -40,6 +43,10 @@ int cmd_parse(int argc, char **argv)
 
 	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
+		if (c == 'R') {
+			o.rules = optarg;
+			continue;
+		}
 		r = dynpf_cli_walk_opt(&o, c, "parse", parse_usage);
 		if (r >= 0)
 			return r;

@@ -10,7 +10,8 @@
 
 static void rule_usage(FILE *f)
 {
-	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md)\n"
+	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md), or declare a\n"
+		   "                                 protocol: rule add protocol NAME ...\n"
 		   "       dynpf rule del ID         delete rule ID\n"
 		   "       dynpf rule list           the active rules, normalized\n");
 }
@@ -18,6 +19,13 @@ static void rule_usage(FILE *f)
 static void rule_added(json_object *rep, const void *arg)
 {
 	(void)arg;
+	if (jget(rep, "protocol")) {
+		printf("protocol %s declared (id %lld), generation %lld\n",
+		       json_object_get_string(jget(rep, "protocol")),
+		       (long long)json_object_get_int64(jget(rep, "id")),
+		       (long long)json_object_get_int64(jget(rep, "generation")));
+		return;
+	}
 	printf("rule %lld added, generation %lld\n",
 	       (long long)json_object_get_int64(jget(rep, "id")),
 	       (long long)json_object_get_int64(jget(rep, "generation")));

@@ -54,8 +54,19 @@ static json_object *jaddr(unsigned int family, const __u8 *a)
 	return jstr(s);
 }
 
+/* A declared protocol's family: its name; NULL for the others. */
+static const char *decl_name(const struct dynpf_proto_tab *protos, __u32 family)
+{
+	__u32 id = family - DYNPF_TLV_NFAM;
+
+	return family >= DYNPF_TLV_NFAM && id < DYNPF_MAX_PROTOS && protos->key[id]
+		       ? protos->d[id].name
+		       : NULL;
+}
+
 /* Every field of struct dynpf_rule and its match, by its C name. */
-static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
+static json_object *rule_json(const struct dynpf_rule *r, unsigned long line,
+			      const struct dynpf_proto_tab *protos)
 {
 	const struct dynpf_match *m = &r->m;
 	json_object *o = json_object_new_object(), *mo = json_object_new_object();
@@ -63,7 +74,7 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 	json_object *val = json_object_new_array(), *data = json_object_new_array();
 	char text[DYNPF_RULE_TEXT_MAX];
 
-	dynpf_rule_format(r, text, sizeof(text));
+	dynpf_rule_format_p(r, protos, text, sizeof(text));
 	add(o, "line", jint(line));
 	add(o, "text", jstr(text));
 	add(o, "id", jint(r->id));
@@ -105,7 +116,9 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 	for (unsigned int i = 0; i < m->ntlv && i < DYNPF_MATCH_TLVS; i++) {
 		json_object *t = json_object_new_object();
 
-		add(t, "family", jname(dynpf_tlv_test_family_name(m->tlv[i].family)));
+		add(t, "family",
+		    jname(decl_name(protos, m->tlv[i].family)
+				  ?: dynpf_tlv_test_family_name(m->tlv[i].family)));
 		add(t, "type", jint(m->tlv[i].type));
 		add(t, "neg", json_object_new_boolean(m->tlv[i].neg));
 		json_object_array_add(tlv, t);
@@ -125,7 +138,8 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 		json_object *t = json_object_new_object();
 		char hex[2 * DYNPF_DATA_MAX + 3];
 
-		add(t, "where", jname(dynpf_data_where_name(d->where)));
+		add(t, "where",
+		    jname(decl_name(protos, d->where) ?: dynpf_data_where_name(d->where)));
 		add(t, "type", jint(d->type));
 		add(t, "off", jint(d->off));
 		add(t, "len", jint(d->len));
@@ -141,15 +155,30 @@ static json_object *rule_json(const struct dynpf_rule *r, unsigned long line)
 static void check_print_json(const struct dynpf_ruleset *rs)
 {
 	json_object *top = json_object_new_object(), *set = json_object_new_object();
-	json_object *rules = json_object_new_array();
+	json_object *rules = json_object_new_array(), *protos = json_object_new_array();
 
 	for (unsigned int k = 1; k < DYNPF_SET_MAX; k++)
 		if (rs->set_seen & (1u << k))
 			add(set, dynpf_setting_name(k),
 			    jname(dynpf_setting_value_name(k, rs->set[k])));
 	add(top, "settings", set);
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		char text[DYNPF_RULE_TEXT_MAX];
+		json_object *d;
+
+		if (!rs->protos.key[i])
+			continue;
+		d = json_object_new_object();
+		dynpf_proto_format(&rs->protos.d[i], text, sizeof(text));
+		add(d, "id", jint(i));
+		add(d, "name", jstr(rs->protos.d[i].name));
+		add(d, "line", jint(rs->proto_line[i]));
+		add(d, "text", jstr(text));
+		json_object_array_add(protos, d);
+	}
+	add(top, "protocols", protos);
 	for (size_t i = 0; i < rs->n; i++)
-		json_object_array_add(rules, rule_json(&rs->rules[i], rs->lines[i]));
+		json_object_array_add(rules, rule_json(&rs->rules[i], rs->lines[i], &rs->protos));
 	add(top, "rules", rules);
 	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
 	json_object_put(top);
@@ -157,35 +186,34 @@ static void check_print_json(const struct dynpf_ruleset *rs)
 
 static void check_print_text(const struct dynpf_ruleset *rs)
 {
-	char text[DYNPF_RULE_TEXT_MAX];
+	size_t len;
+	char *text = dynpf_ruleset_text(rs, true, &len);
 
-	for (unsigned int k = 1; k < DYNPF_SET_MAX; k++) {
-		if (!(rs->set_seen & (1u << k)))
-			continue;
-		dynpf_setting_format(k, rs->set[k], text, sizeof(text));
-		printf("%s\n", text);
+	if (!text) {
+		p_err("rules check: out of memory");
+		return;
 	}
-	for (size_t i = 0; i < rs->n; i++) {
-		dynpf_rule_format(&rs->rules[i], text, sizeof(text));
-		printf("%s\n", text);
-	}
+	fwrite(text, 1, len, stdout);
+	free(text);
 }
 
 static void check_usage(FILE *f)
 {
-	fprintf(f, "Usage: dynpf rules check FILE [OPTIONS]\n"
-		   "\n"
-		   "Parses the rule file FILE (\"-\": standard input) with the rule language of\n"
-		   "docs/rules.md and prints the rule set normalized, settings first, then one\n"
-		   "rule per line with its id and priority: a file that loads to the same rules.\n"
-		   "The first error is printed as FILE:LINE:COLUMN: what was expected.\n"
-		   "\n"
-		   "  -j, --json        one JSON object: \"settings\", and \"rules\" with every\n"
-		   "                    field of each rule (as the global -j)\n"
-		   "  -h, --help        this text\n"
-		   "\n"
-		   "Exit status: 0 valid, 1 an error in the rules, 2 bad invocation or an\n"
-		   "unreadable file.\n");
+	fprintf(f,
+		"Usage: dynpf rules check FILE [OPTIONS]\n"
+		"\n"
+		"Parses the rule file FILE (\"-\": standard input) with the rule language of\n"
+		"docs/rules.md and prints the rule set normalized, protocol declarations\n"
+		"first, then settings, then one rule per line with its id and priority: a\n"
+		"file that loads to the same rules.\n"
+		"The first error is printed as FILE:LINE:COLUMN: what was expected.\n"
+		"\n"
+		"  -j, --json        one JSON object: \"settings\", \"protocols\", and \"rules\"\n"
+		"                    with every field of each rule (as the global -j)\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Exit status: 0 valid, 1 an error in the rules, 2 bad invocation or an\n"
+		"unreadable file.\n");
 }
 
 static int rules_check(int argc, char **argv)

@@ -22,6 +22,8 @@
 #include "channel/ruleset.h"
 #include "daemon/internal.h"
 #include "daemon/request.h"
+#include "decltab.h"
+#include "protocheck.h"
 #include "lang/rules_lang.h"
 #include "lib/log.h"
 #include "lib/util.h"
@@ -123,6 +125,13 @@ static void ids_clear(struct dynpf_rule_ids *ids, __u32 id)
 {
 	if (id < DYNPF_MAX_RULES)
 		ids->w[id / 64] &= ~(1ull << (id % 64));
+}
+
+/* The protocols the active set declares: what its rules may test. */
+static const struct dynpf_proto_tab *cur_protos(const struct daemon *d)
+{
+	return &d->rv.protos[dynpf_proto_tab_cur(&d->rv.protos[0], &d->rv.protos[1],
+						 d->rv.st->gen)];
 }
 
 /* ---- transactions of changes ---------------------------------------------- */
@@ -322,7 +331,8 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 		struct txn *cur = &t[n];
 		const char *s = req->lines[i];
 
-		if (dynpf_change_parse(&c, req->name, line, s, strlen(s), taken, &rerr)) {
+		if (dynpf_change_parse(&c, req->name, line, s, strlen(s), taken, cur_protos(d),
+				       &rerr)) {
 			if (!cur->n)
 				cur->line = line;
 			cur->last = line;
@@ -384,14 +394,53 @@ static json_object *one_change(struct daemon *d, const struct dynpf_change *c)
 	return o;
 }
 
-/* rule-add: one rule, as an array of its words, in its own transaction. */
+/*
+ * rule-add of "protocol NAME ...": a protocol declared in the active set,
+ * in its own transaction, with the lowest id the set leaves free.
+ */
+static json_object *proto_add(struct daemon *d, const struct dynpf_req *req)
+{
+	struct dynpf_proto_desc pd;
+	struct dynpf_rule_err rerr;
+	struct dynpf_ruleset one;
+	double t0 = dynpf_now();
+	char err[512];
+	json_object *o;
+	__u32 gen = 0;
+	int r;
+
+	if (dynpf_proto_parse_words(&pd, req->nwords, req->words, cur_protos(d), &rerr))
+		return reply(false, rerr.msg);
+	dynpf_ruleset_init(&one);
+	dynpf_proto_tab_set(&one.protos, &pd);
+	one.proto_line[pd.id] = 1;
+	r = dynpf_ruleset_apply(&d->ctrl, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err), &gen);
+	counts_txn(d, dynpf_now() - t0, r);
+	dynpf_ruleset_free(&one);
+	if (r)
+		return reply(false, err);
+	o = reply(true, NULL);
+	jadd(o, "protocol", json_object_new_string(pd.name));
+	jadd(o, "id", json_object_new_int64(pd.id));
+	jadd(o, "generation", json_object_new_int64(gen));
+	pr_info("protocol %s declared by a client (id %u), generation %u\n", pd.name, pd.id, gen);
+	return o;
+}
+
+/*
+ * rule-add: one rule, as an array of its words, in its own transaction; it
+ * may test the protocols the active set declares. Or a declaration.
+ */
 json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_change c = { .kind = DYNPF_CHANGE_ADD };
 	struct dynpf_rule_err rerr;
 	char msg[128];
 
-	if (dynpf_rule_parse_words(&c.rule, req->nwords, req->words, d->ids, &rerr))
+	if (req->nwords && !strcmp(req->words[0], "protocol"))
+		return proto_add(d, req);
+	if (dynpf_rule_parse_words_p(&c.rule, req->nwords, req->words, d->ids, cur_protos(d),
+				     &rerr))
 		return reply(false, rerr.msg);
 	if (dynpf_rule_ids_test(d->ids, c.rule.id)) {
 		snprintf(msg, sizeof(msg), "rule %u exists: delete it first (dynpf rule del %u)",

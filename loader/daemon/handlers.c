@@ -24,6 +24,7 @@
 #include "lib/log.h"
 #include "lib/progs.h"
 #include "lib/util.h"
+#include "protocheck.h"
 
 /* ---- rules ----------------------------------------------------------------- */
 
@@ -222,7 +223,7 @@ static json_object *req_rules_save(struct daemon *d, const struct dynpf_req *req
 		dynpf_ruleset_free(&rs);
 		return reply_err("cannot read the active rule set: %s", strerror(-r));
 	}
-	text = ruleset_text(&rs, true, &len);
+	text = dynpf_ruleset_text(&rs, true, &len);
 	if (!text) {
 		dynpf_ruleset_free(&rs);
 		return reply_err("out of memory");

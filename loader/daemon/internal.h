@@ -170,7 +170,6 @@ int open_control_socket(struct daemon *d);
 void serve_client(struct daemon *d, int fd);
 
 /* rsview.c */
-char *ruleset_text(const struct dynpf_ruleset *rs, bool lifetimes, size_t *len);
 const struct rs_view *rs_view_get(struct daemon *d);
 void rs_view_free(struct rs_view *v);
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The active rule set as `dynpf rules save` writes it (its settings, then
- * every rule normalized, in id order), and what status and the metrics say
- * of it: its digest (SHA-256 of that text without the time left of timed
- * rules, so `dynpf rules save | sha256sum` gives it when no rule is timed), its size, and the first rules by id. Read again only when
+ * The active rule set as `dynpf rules save` writes it (its declarations,
+ * its settings, then every rule normalized, in id order), and what status
+ * and the metrics say of it: its digest (SHA-256 of that text without the
+ * time left of timed rules, so `dynpf rules save | sha256sum` gives it when
+ * no rule is timed), its size, and the first rules by id. Read again only when
  * the generation changed: the daemon is the only producer, and a commit is
  * the only thing that changes the active set.
  */
@@ -20,44 +21,6 @@
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
 #include "lib/log.h"
-
-char *ruleset_text(const struct dynpf_ruleset *rs, bool lifetimes, size_t *len)
-{
-	char line[DYNPF_RULE_TEXT_MAX];
-	size_t cap = 4096;
-	char *text = malloc(cap);
-
-	*len = 0;
-	if (!text)
-		return NULL;
-	text[0] = 0;
-	for (size_t i = 0; i < DYNPF_SET_MAX + rs->n; i++) {
-		int n;
-
-		if (i < DYNPF_SET_MAX) {
-			if (!(rs->set_seen & (1u << i)))
-				continue;
-			n = dynpf_setting_format(i, rs->set[i], line, sizeof(line));
-		} else {
-			struct dynpf_rule r = rs->rules[i - DYNPF_SET_MAX];
-
-			if (!lifetimes)
-				r.expires = 0;
-			n = dynpf_rule_format(&r, line, sizeof(line));
-		}
-		if (*len + n + 2 > cap) {
-			char *t = realloc(text, cap = 2 * cap + n);
-
-			if (!t) {
-				free(text);
-				return NULL;
-			}
-			text = t;
-		}
-		*len += snprintf(text + *len, cap - *len, "%s\n", line);
-	}
-	return text;
-}
 
 void rs_view_free(struct rs_view *v)
 {
@@ -88,7 +51,7 @@ const struct rs_view *rs_view_get(struct daemon *d)
 	/* Without the time left of timed rules: a lifetime says when a rule goes,
 	 * not what it does, and nodes that loaded the same set at different
 	 * moments would differ by it. */
-	text = err ? NULL : ruleset_text(&rs, false, &len);
+	text = err ? NULL : dynpf_ruleset_text(&rs, false, &len);
 	n = rs.n < d->cfg.metrics_rules ? rs.n : d->cfg.metrics_rules;
 	rs_view_free(v);
 	v->ids = calloc(n ?: 1, sizeof(*v->ids));

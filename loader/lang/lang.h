@@ -12,6 +12,7 @@
  *   ruleset.c  a whole rule (id, prio, matches, action), rule ids,
  *              settings, rule files and rule sets
  *   print.c    a rule back to its normalized text
+ *   proto.c    protocol declarations and the matches on declared protocols
  *   classify.c the native reference classifier (lang/classify.h)
  */
 #ifndef DYNPF_LANG_LANG_H
@@ -73,6 +74,7 @@ struct rp {
 	size_t col; /* the first word of the match being read */
 	struct dynpf_rule_err *err;
 	struct dynpf_rule *r;
+	const struct dynpf_proto_tab *protos; /* the names a rule may match on, or NULL */
 	size_t slot_col[SLOT_N];
 	const char *slot_what[SLOT_N];
 	size_t fam_col, proto_col, stack_col, id_col;
@@ -164,6 +166,23 @@ extern const struct val_kind lang_val_kinds[];
 
 /* match.c: one match, from its first word (cur) to its last. */
 int rp_match(struct rp *p);
+/* Is w the first word of a match keyword? */
+bool lang_is_match_word(const struct word *w);
+
+/*
+ * proto.c: a `protocol` line, the current word `protocol`, into d, its id
+ * the lowest not in known (the declarations before it, whose names and
+ * bindings it may not take; known_line: their lines, for messages).
+ */
+int lang_proto(struct rp *p, struct dynpf_proto_desc *d, const struct dynpf_proto_tab *known,
+	       const unsigned long *known_line);
+/* The declared protocol w names in t: its id, or -1. */
+int lang_proto_find(const struct dynpf_proto_tab *t, const struct word *w);
+/* NAME option TYPE [missing | data ...]: a declared protocol's match (cur: NAME). */
+int lang_decl_match(struct rp *p, int id);
+
+/* names.c: "match.src" for DYNPF_F_* */
+const char *lang_field_name(unsigned int field);
 
 /* action.c: is the current word an action; the action, from it to its last word. */
 bool rp_is_action(const struct rp *p);

@@ -13,6 +13,7 @@
 
 #include "lang/lang.h"
 #include "match.h"
+#include "protocheck.h"
 
 struct match_kw;
 typedef int match_fn(struct rp *p, const struct match_kw *k);
@@ -450,14 +451,14 @@ static int tlv_data(struct rp *p, struct dynpf_data_test *t, const char *words)
 	return data_add(p, t, words);
 }
 
+static int tlv_test(struct rp *p, struct dynpf_tlv_test *t, const char *words);
+
 /* A TLV presence test: NAME|NUM (Geneve: CLASS:TYPE) [missing]. */
 static int tlv_match(struct rp *p, const struct match_kw *k)
 {
 	const struct tlv_kind *kind = tlv_kind_of(k->arg);
-	struct dynpf_match *m = &p->r->m;
 	struct dynpf_tlv_test t = { .family = k->arg };
 	const struct name_val *nv;
-	struct word w;
 	int e;
 
 	if ((e = rp_need(p, k->what)))
@@ -476,30 +477,64 @@ static int tlv_match(struct rp *p, const struct match_kw *k)
 		   (kind->only_named && !nv_name(kind->types, t.type))) {
 		return rp_expected(p, k->what);
 	}
-	w = rp_peek(p);
-	if (word_eq(&w, "data") && t.family != DYNPF_TT_EXT) {
-		struct dynpf_data_test d = { .where = t.family, .type = t.type };
+	return tlv_test(p, &t, k->words);
+}
+
+/*
+ * After a TLV's type: `data OFF:LEN VALUE[/MASK]` (a byte test), or its
+ * presence test, `missing` for its absence. t: the family and type.
+ */
+static int tlv_test(struct rp *p, struct dynpf_tlv_test *t, const char *words)
+{
+	struct dynpf_match *m = &p->r->m;
+	struct word w = rp_peek(p);
+
+	if (word_eq(&w, "data") && t->family != DYNPF_TT_EXT) {
+		struct dynpf_data_test d = { .where = t->family, .type = t->type };
 
 		rp_next(p);
-		return tlv_data(p, &d, k->words);
+		return tlv_data(p, &d, words);
 	}
 	if (word_eq(&w, "missing")) {
 		rp_next(p);
-		t.neg = 1;
+		t->neg = 1;
 	}
 	for (unsigned int i = 0; i < m->ntlv; i++)
-		if (m->tlv[i].family == t.family && m->tlv[i].type == t.type)
+		if (m->tlv[i].family == t->family && m->tlv[i].type == t->type)
 			return rp_fail(p, p->col,
 				       "duplicate match: this '%s' is already tested at column %zu",
-				       k->words, p->tlv_col[i]);
+				       words, p->tlv_col[i]);
 	if (m->ntlv >= DYNPF_MATCH_TLVS)
 		return rp_fail(
 			p, p->col,
 			"too many TLV tests: '%s' would be the %uth, a rule holds at most %u",
-			k->words, m->ntlv + 1, DYNPF_MATCH_TLVS);
+			words, m->ntlv + 1, DYNPF_MATCH_TLVS);
 	p->tlv_col[m->ntlv] = p->col;
-	m->tlv[m->ntlv++] = t;
+	m->tlv[m->ntlv++] = *t;
 	return 0;
+}
+
+/* NAME option TYPE [missing | data ...]: a declared protocol's TLVs (cur: NAME). */
+int lang_decl_match(struct rp *p, int id)
+{
+	const struct dynpf_proto_desc *d = &p->protos->d[id];
+	struct dynpf_tlv_test t = { .family = DYNPF_TLV_NFAM + id };
+	__u32 max = dynpf_lf_max(d->tlv.type_size, 0);
+	char what[64], words[DYNPF_PROTO_NAME_MAX + 8];
+	int e;
+
+	p->col = p->cur.col;
+	snprintf(words, sizeof(words), "%.15s option", d->name);
+	if ((e = rp_need(p, "'option'")))
+		return e;
+	if (!rp_is(p, "option"))
+		return rp_expected(p, "'option'");
+	snprintf(what, sizeof(what), "a %.15s TLV type (0-%u)", d->name, max);
+	if ((e = rp_need(p, what)))
+		return e;
+	if (!word_num(&p->cur, max, &t.type))
+		return rp_expected(p, what);
+	return tlv_test(p, &t, words);
 }
 
 /* gtpu ext TYPE data OFF:LEN VALUE[/MASK]: a GTP-U extension header's bytes. */
@@ -766,6 +801,13 @@ static const char *choices(const struct kw_find *f, char *buf, size_t size)
 	return buf;
 }
 
+bool lang_is_match_word(const struct word *w)
+{
+	struct kw_find f;
+
+	return kw_first(&f, w);
+}
+
 int rp_match(struct rp *p)
 {
 	const struct match_kw *k = NULL;
@@ -774,6 +816,8 @@ int rp_match(struct rp *p)
 	int e;
 
 	p->col = p->cur.col;
+	if (p->protos && (e = lang_proto_find(p->protos, &p->cur)) >= 0)
+		return lang_decl_match(p, e);
 	if (!kw_first(&f, &p->cur)) {
 		if (rp_is(p, "id") || rp_is(p, "prio"))
 			return rp_expected_why(p, "a match or an action",

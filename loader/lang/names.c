@@ -223,3 +223,15 @@ const char *dynpf_match_field_name(__u32 bit)
 
 	return nv_name(fields, bit);
 }
+
+static const char *const field_names[] = {
+#define DYNPF_X_NAME(n, v, t) [v] = t,
+	DYNPF_FIELDS(DYNPF_X_NAME)
+#undef DYNPF_X_NAME
+};
+
+const char *lang_field_name(unsigned int field)
+{
+	return field < ARRAY_SIZE(field_names) && field_names[field] ? field_names[field]
+								     : "unknown";
+}

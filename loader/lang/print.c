@@ -16,6 +16,7 @@
 struct out {
 	char *buf;
 	size_t len, pos;
+	const struct dynpf_proto_tab *protos; /* the declared protocols' names */
 };
 
 static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -31,6 +32,17 @@ static void put(struct out *o, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		o->pos += n;
+}
+
+/* A declared protocol's name, "proto<ID>" when it is not known. */
+static void put_decl(struct out *o, __u32 family)
+{
+	__u32 id = family - DYNPF_TLV_NFAM;
+
+	if (o->protos && id < DYNPF_MAX_PROTOS && o->protos->key[id])
+		put(o, " %.15s option", o->protos->d[id].name);
+	else
+		put(o, " proto%u option", id);
 }
 
 /* An interface: its name when it has one that reads back as a name. */
@@ -145,6 +157,9 @@ static void put_data(struct out *o, const struct dynpf_data_test *t)
 		if (k) {
 			put(o, " %s", k->words);
 			put_tlv_type(o, k, t->type);
+		} else if (t->where >= DYNPF_TLV_NFAM && t->where < DYNPF_TLV_NALL) {
+			put_decl(o, t->where);
+			put(o, " %u", t->type);
 		} else {
 			put(o, " data%u %u", t->where, t->type);
 		}
@@ -162,8 +177,14 @@ static void put_data(struct out *o, const struct dynpf_data_test *t)
 
 int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 {
+	return dynpf_rule_format_p(r, NULL, buf, len);
+}
+
+int dynpf_rule_format_p(const struct dynpf_rule *r, const struct dynpf_proto_tab *protos, char *buf,
+			size_t len)
+{
 	const struct dynpf_match *m = &r->m;
-	struct out o = { buf, len, 0 };
+	struct out o = { buf, len, 0, protos };
 	__u32 f = m->fields;
 	const char *l4 = "th";
 
@@ -245,7 +266,10 @@ int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len)
 		const struct dynpf_tlv_test *t = &m->tlv[i];
 		const struct tlv_kind *k = tlv_kind_of(t->family);
 
-		if (!k) {
+		if (t->family >= DYNPF_TLV_NFAM && t->family < DYNPF_TLV_NALL) {
+			put_decl(&o, t->family);
+			put(&o, " %u", t->type);
+		} else if (!k) {
 			put(&o, " tlv%u", t->family);
 			put(&o, " %u", t->type);
 		} else {

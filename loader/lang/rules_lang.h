@@ -14,6 +14,7 @@
 #ifndef DYNPF_RULES_LANG_H
 #define DYNPF_RULES_LANG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "dynpf/ctrl.h"
@@ -59,7 +60,8 @@ int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
  * RULE" (RULE as on a line of a rule file, or after `dynpf rule add`) or
  * "rule del ID"; a blank line or a comment is no change. src and line name
  * it in messages: "SRC:LINE:COLUMN: ...". A rule without "id" gets the
- * lowest id not in taken (NULL: none taken). 0, or -EINVAL with err set.
+ * lowest id not in taken (NULL: none taken). The rule may test the
+ * protocols declared in protos (may be NULL). 0, or -EINVAL with err set.
  */
 enum dynpf_change_kind {
 	DYNPF_CHANGE_NONE,
@@ -73,7 +75,22 @@ struct dynpf_change {
 };
 
 int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,
-		       size_t len, const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err);
+		       size_t len, const struct dynpf_rule_ids *taken,
+		       const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err);
+
+/* The same, the rule may match on the protocols declared in protos (may be NULL). */
+int dynpf_rule_parse_words_p(struct dynpf_rule *r, int nwords, char *const *words,
+			     const struct dynpf_rule_ids *taken,
+			     const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err);
+
+/*
+ * A protocol declaration from words ("protocol", NAME, ...), as one line
+ * of a rule file: d gets the lowest id not declared in known (the active
+ * set's declarations, may be NULL), whose names and bindings it may not
+ * take. 0, or -EINVAL with err set ("<command line>:1:COLUMN: ...").
+ */
+int dynpf_proto_parse_words(struct dynpf_proto_desc *d, int nwords, char *const *words,
+			    const struct dynpf_proto_tab *known, struct dynpf_rule_err *err);
 
 /* A rule file: its rules in file order, and the settings it gives. */
 struct dynpf_ruleset {
@@ -85,6 +102,13 @@ struct dynpf_ruleset {
 	unsigned long set_line[DYNPF_SET_MAX];
 	struct dynpf_rule_ids ids; /* the ids of rules[] */
 	__u32 free_hint;           /* no id below it is free */
+	/*
+	 * Protocols declared at runtime (`protocol` lines, before the rules
+	 * that match on them): their table (include/dynpf/proto.h), and the
+	 * line each is declared on.
+	 */
+	struct dynpf_proto_tab protos;
+	unsigned long proto_line[DYNPF_MAX_PROTOS];
 };
 
 void dynpf_ruleset_init(struct dynpf_ruleset *rs);
@@ -134,6 +158,25 @@ __u64 dynpf_rule_timeout_left(const struct dynpf_rule *r, __u64 now_ns);
  * snprintf's contract: returns the length of the whole text.
  */
 int dynpf_rule_format(const struct dynpf_rule *r, char *buf, size_t len);
+
+/*
+ * The same, naming the declared protocols of protos (without them, a test
+ * of one is written "protoID option ...", which does not parse back).
+ */
+int dynpf_rule_format_p(const struct dynpf_rule *r, const struct dynpf_proto_tab *protos, char *buf,
+			size_t len);
+
+/* A declaration's normalized line: "protocol acme udp dport 7777 header 8 tlv ...". */
+int dynpf_proto_format(const struct dynpf_proto_desc *d, char *buf, size_t len);
+
+/*
+ * A rule set as a rule file that loads back to it: its declarations in id
+ * order, its settings, its rules (in rules[]'s order), one a line,
+ * normalized; what `rules check` and `rules save` print. A rule with a
+ * lifetime says the time it has left when lifetimes is set. malloc'd, NUL
+ * ended, *len its length; NULL when out of memory.
+ */
+char *dynpf_ruleset_text(const struct dynpf_ruleset *rs, bool lifetimes, size_t *len);
 
 /* A range as the language writes it, "LO" or "LO-HI" (nft writes it so too): buf. */
 #define DYNPF_RANGE_TEXT_MAX 24

@@ -13,6 +13,7 @@
 
 #include "lang/lang.h"
 #include "match.h"
+#include "protocheck.h"
 
 /* A rule file larger than this is refused (131071 rules of 500 bytes fit). */
 #define DYNPF_RULES_FILE_MAX (64u << 20)
@@ -144,39 +145,54 @@ static int rule(struct rp *p, const struct dynpf_rule_ids *taken, __u32 hint)
 	return 0;
 }
 
-int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
-			   const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err)
+/* Words joined with single blanks, as one line (malloc'd); NULL: no memory (err says so). */
+static char *join_words(int nwords, char *const *words, size_t *n, struct dynpf_rule_err *err)
 {
-	size_t len = 0, n = 0;
-	struct rp p;
+	size_t len = 0;
 	char *s;
-	int e;
 
+	*n = 0;
 	for (int i = 0; i < nwords; i++)
 		len += strlen(words[i]) + 1;
 	s = malloc(len + 1);
 	if (!s) {
 		snprintf(err->msg, sizeof(err->msg), "%s: out of memory", DYNPF_RULE_CMDLINE);
 		err->line = err->col = 0;
-		return -ENOMEM;
+		return NULL;
 	}
 	for (int i = 0; i < nwords; i++) {
 		size_t k = strlen(words[i]);
 
 		if (i)
-			s[n++] = ' ';
-		memcpy(s + n, words[i], k);
-		n += k;
+			s[(*n)++] = ' ';
+		memcpy(s + *n, words[i], k);
+		*n += k;
 	}
-	s[n] = 0;
+	s[*n] = 0;
+	return s;
+}
+
+int dynpf_rule_parse_words_p(struct dynpf_rule *r, int nwords, char *const *words,
+			     const struct dynpf_rule_ids *taken,
+			     const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err)
+{
+	struct rp p;
+	size_t n;
+	char *s = join_words(nwords, words, &n, err);
+	int e;
+
+	if (!s)
+		return -ENOMEM;
 	rp_init(&p, DYNPF_RULE_CMDLINE, 1, s, n, r, err);
+	p.protos = protos;
 	e = rule(&p, taken, 1);
 	free(s);
 	return e;
 }
 
 int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,
-		       size_t len, const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err)
+		       size_t len, const struct dynpf_rule_ids *taken,
+		       const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err)
 {
 	struct rp p;
 	__u32 v;
@@ -184,6 +200,7 @@ int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long li
 
 	memset(c, 0, sizeof(*c));
 	rp_init(&p, src, line, s, len, &c->rule, err);
+	p.protos = protos;
 	rp_next(&p);
 	if (!p.cur.p)
 		return 0; /* blank, or a comment */
@@ -208,6 +225,39 @@ int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long li
 	c->kind = DYNPF_CHANGE_DEL;
 	c->rule.id = v;
 	return 0;
+}
+
+int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
+			   const struct dynpf_rule_ids *taken, struct dynpf_rule_err *err)
+{
+	return dynpf_rule_parse_words_p(r, nwords, words, taken, NULL, err);
+}
+
+/* A declaration: the line's words from the first ("protocol"), to its end. */
+static int declaration(struct rp *p, struct dynpf_proto_desc *d,
+		       const struct dynpf_proto_tab *known, const unsigned long *lines)
+{
+	rp_next(p);
+	if (!rp_is(p, "protocol"))
+		return rp_expected(p, "'protocol'");
+	return lang_proto(p, d, known, lines);
+}
+
+int dynpf_proto_parse_words(struct dynpf_proto_desc *d, int nwords, char *const *words,
+			    const struct dynpf_proto_tab *known, struct dynpf_rule_err *err)
+{
+	struct dynpf_rule r;
+	struct rp p;
+	size_t n;
+	char *s = join_words(nwords, words, &n, err);
+	int e;
+
+	if (!s)
+		return -ENOMEM;
+	rp_init(&p, DYNPF_RULE_CMDLINE, 1, s, n, &r, err);
+	e = declaration(&p, d, known, NULL);
+	free(s);
+	return e;
 }
 
 void dynpf_ruleset_init(struct dynpf_ruleset *rs)
@@ -304,6 +354,16 @@ static int parse_line(struct dynpf_ruleset *rs, const char *name, unsigned long 
 		rp_next(&p);
 		return setting(&p, rs);
 	}
+	if (word_eq(&w, "protocol")) {
+		struct dynpf_proto_desc d;
+
+		if ((e = declaration(&p, &d, &rs->protos, rs->proto_line)))
+			return e;
+		dynpf_proto_tab_set(&rs->protos, &d);
+		rs->proto_line[d.id] = lineno;
+		return 0;
+	}
+	p.protos = &rs->protos;
 	if ((e = rule(&p, &rs->ids, rs->free_hint)))
 		return e;
 	if (p.has_id && dynpf_rule_ids_test(&rs->ids, r.id)) {
@@ -396,4 +456,63 @@ int dynpf_ruleset_load(struct dynpf_ruleset *rs, const char *path, struct dynpf_
 		e = dynpf_ruleset_parse(rs, name, buf, len, err);
 	free(buf);
 	return e;
+}
+
+/* Append line and a newline to the text being made; -1: no memory. */
+static int text_line(char **text, size_t *len, size_t *cap, const char *line, size_t n)
+{
+	if (*len + n + 2 > *cap) {
+		size_t ncap = 2 * *cap + n + 2;
+		char *t = realloc(*text, ncap);
+
+		if (!t)
+			return -1;
+		*text = t;
+		*cap = ncap;
+	}
+	memcpy(*text + *len, line, n);
+	*len += n;
+	(*text)[(*len)++] = '\n';
+	(*text)[*len] = 0;
+	return 0;
+}
+
+char *dynpf_ruleset_text(const struct dynpf_ruleset *rs, bool lifetimes, size_t *len)
+{
+	char line[DYNPF_RULE_TEXT_MAX];
+	size_t cap = 4096;
+	char *text = malloc(cap);
+	int n;
+
+	*len = 0;
+	if (!text)
+		return NULL;
+	text[0] = 0;
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (!rs->protos.key[i])
+			continue;
+		n = dynpf_proto_format(&rs->protos.d[i], line, sizeof(line));
+		if (text_line(&text, len, &cap, line, n))
+			goto nomem;
+	}
+	for (unsigned int k = 1; k < DYNPF_SET_MAX; k++) {
+		if (!(rs->set_seen & (1u << k)))
+			continue;
+		n = dynpf_setting_format(k, rs->set[k], line, sizeof(line));
+		if (text_line(&text, len, &cap, line, n))
+			goto nomem;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		struct dynpf_rule r = rs->rules[i];
+
+		if (!lifetimes)
+			r.expires = 0;
+		n = dynpf_rule_format_p(&r, &rs->protos, line, sizeof(line));
+		if (text_line(&text, len, &cap, line, n))
+			goto nomem;
+	}
+	return text;
+nomem:
+	free(text);
+	return NULL;
 }

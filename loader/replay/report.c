@@ -144,7 +144,7 @@ static void print_rule_counters(struct dynpf_progs *pr, const struct dynpf_rules
 				pk += v[c].packets;
 				by += v[c].bytes;
 			}
-		dynpf_rule_format(&rs->rules[i], text, sizeof(text));
+		dynpf_rule_format_p(&rs->rules[i], &rs->protos, text, sizeof(text));
 		if (dynpf_json) {
 			json_object *o = json_object_new_object();
 
@@ -484,6 +484,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			p_err("%s", rerr.msg);
 			goto free_expect;
 		}
+		/* Its declared protocols: named in the records, parsed natively too. */
+		dynpf_pktfmt_protos(&rs.protos);
 	}
 	if (need_bpf &&
 	    (dynpf_probe_kernel() ||
@@ -513,7 +515,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		json_object *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
 		struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = i + 1 };
 
-		dynpf_parse_native(f->data, f->len, pkt, &o->cfg);
+		dynpf_parse_native_decl(f->data, f->len, 0, 0, pkt, &o->cfg,
+					have_rs ? &rs.protos : NULL);
 		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
 		if (have_rs) {
 			struct dynpf_verdict nv;
@@ -604,6 +607,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		dynpf_progs_close(&pr);
 	}
 free_expect:
+	dynpf_pktfmt_protos(NULL);
 	if (have_rs)
 		dynpf_ruleset_free(&rs);
 	dynpf_expect_free(&exp);

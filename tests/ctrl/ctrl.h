@@ -82,4 +82,7 @@ void test_single_in_force(void);
 void test_reclaim(void);
 void test_held(void);
 
+/* protos.c */
+void test_protos(void);
+
 #endif

@@ -61,6 +61,7 @@ int main(void)
 	test_bytes();
 	test_inner_bounds();
 	test_sample();
+	test_protos();
 	test_100k();
 	dynpf_ctrl_close(&c);
 	dynpf_progs_close(&pr);

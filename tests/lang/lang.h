@@ -45,5 +45,6 @@ void test_hostile(void);
 void test_needs(void);
 /* protos.c */
 void test_proto_check(void);
+void test_proto_lang(void);
 
 #endif

@@ -109,5 +109,6 @@ int main(void)
 	test_hostile();
 	test_needs();
 	test_proto_check();
+	test_proto_lang();
 	return unit_report("test_rules");
 }

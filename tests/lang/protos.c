@@ -5,27 +5,14 @@
  * hostile declaration refused with the member it names, the built-in
  * families' encodings accepted, and every refusal's text there.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "match.h"
 #include "protocheck.h"
 
 #include "lang.h"
-
-/* acme: behind UDP 7777, an 8-byte fixed part, then kind(1) len(1) TLVs. */
-static struct dynpf_proto_desc acme(void)
-{
-	return (struct dynpf_proto_desc){
-		.name = "acme",
-		.id = 1,
-		.at = DYNPF_PAT_UDP,
-		.at_val = 7777,
-		.fixed = 8,
-		.tlv = { .type_size = 1,
-			 .hdr_len = 2,
-			 .flags = DYNPF_TLVE_PAD1,
-			 .len = { .off = 1, .size = 1, .mask = 0xff, .unit = 1 } },
-	};
-}
+#include "../lib/acme.h"
 
 /* d is refused, naming field. */
 static void refused(const char *name, const struct dynpf_proto_desc *d, unsigned int field)
@@ -45,18 +32,18 @@ static void accepted(const char *name, const struct dynpf_proto_desc *d)
 	CHECK(name, !e, "check %d field %u: %s", e, f, dynpf_proto_why(f) ?: "?");
 }
 
-#define REFUSED(what, field, ...)                    \
-	do {                                         \
-		struct dynpf_proto_desc d_ = acme(); \
-		__VA_ARGS__;                         \
-		refused(what, &d_, DYNPF_F_##field); \
+#define REFUSED(what, field, ...)                          \
+	do {                                               \
+		struct dynpf_proto_desc d_ = test_acme(1); \
+		__VA_ARGS__;                               \
+		refused(what, &d_, DYNPF_F_##field);       \
 	} while (0)
 
-#define ACCEPTED(what, ...)                          \
-	do {                                         \
-		struct dynpf_proto_desc d_ = acme(); \
-		__VA_ARGS__;                         \
-		accepted(what, &d_);                 \
+#define ACCEPTED(what, ...)                                \
+	do {                                               \
+		struct dynpf_proto_desc d_ = test_acme(1); \
+		__VA_ARGS__;                               \
+		accepted(what, &d_);                       \
 	} while (0)
 
 void test_proto_check(void)
@@ -157,4 +144,173 @@ void test_proto_check(void)
 		CHECK("why", dynpf_proto_why(f) && strlen(dynpf_proto_why(f)) > 10,
 		      "field %u has no text", f);
 	CHECK("why", !dynpf_proto_why(DYNPF_F_DATA), "match.data has a declaration's text");
+}
+
+/* A rule file's text parses; its normalized text is want, which parses back the same. */
+static void file_is(const char *name, const char *text, const char *want)
+{
+	struct dynpf_rule_err err;
+	struct dynpf_ruleset rs, back;
+	size_t len, len2;
+	char *out, *out2;
+
+	dynpf_ruleset_init(&rs);
+	dynpf_ruleset_init(&back);
+	if (dynpf_ruleset_parse(&rs, FILE_NAME, text, strlen(text), &err)) {
+		CHECK(name, 0, "refused: %s", err.msg);
+		dynpf_ruleset_free(&rs);
+		return;
+	}
+	out = dynpf_ruleset_text(&rs, true, &len);
+	CHECK(name, out && !strcmp(out, want), "normalized to\n%s want\n%s", out ? out : "", want);
+	if (out && !dynpf_ruleset_parse(&back, FILE_NAME, out, len, &err)) {
+		out2 = dynpf_ruleset_text(&back, true, &len2);
+		CHECK(name, out2 && !strcmp(out, out2), "does not read back the same:\n%s", out2);
+		CHECK(name, !memcmp(&rs.protos.d, &back.protos.d, sizeof(rs.protos.d)),
+		      "the declarations read back differ");
+		CHECK(name,
+		      rs.n == back.n && !memcmp(rs.rules, back.rules, rs.n * sizeof(*rs.rules)),
+		      "the rules read back differ");
+		free(out2);
+	} else {
+		CHECK(name, 0, "does not parse back: %s", err.msg);
+	}
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		__u16 f;
+
+		if (rs.protos.key[i])
+			CHECK(name, !dynpf_proto_check(&rs.protos.d[i], &f),
+			      "'%s' refused by the drain's check: field %u", rs.protos.d[i].name,
+			      f);
+	}
+	for (size_t i = 0; i < rs.n; i++) {
+		__u16 f;
+
+		CHECK(name, !dynpf_rule_check(&rs.rules[i], &f), "rule %zu refused: field %u", i,
+		      f);
+	}
+	free(out);
+	dynpf_ruleset_free(&rs);
+	dynpf_ruleset_free(&back);
+}
+
+#define ACME "protocol acme udp dport 7777 header 8 tlv type u8 length u8 includes-header pad 0\n"
+
+void test_proto_lang(void)
+{
+	struct dynpf_rule_err err;
+	struct dynpf_ruleset rs;
+
+	/* The example, then a rule on it: "units 1" is the default. */
+	file_is("acme",
+		"protocol acme udp dport 7777 header 8 tlv type u8 length u8 units 1 includes-header pad 0\n"
+		"acme option 5 data 0:2 0x0102 drop\n",
+		ACME "id 1 prio 1 acme option 5 data 0:2 0x0102 drop\n");
+	/* Every binding, length fields, types up to 32 bits, pads and an end. */
+	file_is("bindings",
+		"protocol g2 udp dport 6082 header 8 length u8 mask 0x3f units 4 adjust 8 "
+		"tlv type u24 length u8 mask 0x1f units 4\n"
+		"protocol t1 tcp dport 9000 header u16 at 2 units 4 min 8 tlv type u16 length u16 pad 0,1 end 255\n"
+		"protocol p1 ip proto 253 header 4 tlv type u8 at 1 length u8 at 0 adjust 3\n"
+		"protocol e1 ether type 0x88b5 header 0 tlv type u32 length u24 at 5 includes-header\n"
+		"protocol o1 in hbh-options tlv type u8 length u8 pad 0\n"
+		"set default-action drop\n"
+		"g2 option 0x010280 missing t1 option 7 e1 option 0xffffffff count\n"
+		"o1 option 0x31 data 2:4 1 drop\n",
+		"protocol g2 udp dport 6082 header 8 length u8 mask 0x3f units 4 adjust 8 "
+		"tlv type u24 length u8 mask 0x1f units 4\n"
+		"protocol t1 tcp dport 9000 header u16 at 2 units 4 min 8 tlv type u16 length u16 pad 0,1 end 255\n"
+		"protocol p1 ip proto 253 header 4 tlv type u8 at 1 length u8 at 0 adjust 3\n"
+		"protocol e1 ether type 0x88b5 header 0 tlv type u32 length u24 at 5 includes-header\n"
+		"protocol o1 in hbh-options tlv type u8 length u8 pad 0\n"
+		"set default-action drop\n"
+		"id 1 prio 1 g2 option 66176 missing t1 option 7 e1 option 4294967295 count\n"
+		"id 2 prio 2 o1 option 49 data 2:4 0x00000001 drop\n");
+	/* A wrong declaration: the validator's words, at the word that gave the member. */
+	fails(ACME "protocol b udp dport 7778 header 8 tlv type u8 length u8 units 0 drop\n",
+	      "t.rules:2:66: expected includes-header, adjust, pad, end or the end of the line after '0', got 'drop' (each once, the TLVs come last)");
+	fails("protocol b udp dport 7778 header 8 tlv type u8 length u8 units 0\n",
+	      "t.rules:1:58: protocol 'b': field proto.tlv.len.unit: units are 1 or more: 0 would measure nothing");
+	fails("protocol b udp dport 6081 header 8 tlv type u8 length u8\n",
+	      "t.rules:1:22: protocol 'b': field proto.at_val: a port is 1 to 65535, and not one of the UDP tunnels dynpf parses (4789 vxlan, 6081 geneve, 2152 gtpu)");
+	fails("protocol b ip proto 6 tlv type u8 length u8\n",
+	      "t.rules:1:21: protocol 'b': field proto.at_val: an IP protocol is 0 to 255, and not one dynpf parses (0 1 4 6 17 41 43 44 47 50 51 58 59 60)");
+	fails("protocol b udp dport 7778 header 600 tlv type u8 length u8\n",
+	      "t.rules:1:27: protocol 'b': field proto.fixed: a fixed part is at most 512 bytes; a protocol in an option area has no header (0)");
+	fails("protocol b udp dport 7778 header 8 length u8 at 8 tlv type u8 length u8\n",
+	      "t.rules:1:46: protocol 'b': field proto.hdr_f.off: a header's length field lies in its fixed part (off + size <= fixed): the bytes read before the field is known");
+	fails("protocol b udp dport 7778 header 8 tlv type u32 length u32 at 6\n",
+	      "t.rules:1:60: protocol 'b': field proto.tlv.len.off: a TLV's length field lies in its first 8 bytes, apart from its type field");
+	fails("protocol b udp dport 7778 header 8 tlv type u8 length u8 mask 0x100\n",
+	      "t.rules:1:58: protocol 'b': field proto.tlv.len.mask: a mask has bits, and none past the shifted field");
+	fails("protocol b udp dport 7778 header 8 tlv type u8 length u8 pad 256\n",
+	      "t.rules:1:58: protocol 'b': field proto.tlv.pad_type: a pad type fits the type field, two pad types differ, and one not given is 0");
+	fails("protocol b udp dport 7778 header 8 tlv type u8 at 1 length u8 at 0 pad 0\n",
+	      "t.rules:1:40: protocol 'b': field proto.tlv.type_off: a TLV's type field lies in its first 8 bytes, at its start when pad or end types are given (they are TLVs of only their type)");
+	fails("protocol b in tcp-options header 4 tlv type u8 length u8\n",
+	      "t.rules:1:27: protocol 'b': field proto.fixed: a fixed part is at most 512 bytes; a protocol in an option area has no header (0)");
+	/* Names, bindings, how many. */
+	fails("protocol tcp udp dport 7778 tlv type u8 length u8\n",
+	      "t.rules:1:10: expected a protocol name after 'protocol', got 'tcp' (a word of the rule language)");
+	fails("protocol drop udp dport 7778 tlv type u8 length u8\n",
+	      "t.rules:1:10: expected a protocol name after 'protocol', got 'drop' (a word of the rule language)");
+	fails("protocol abcdefghijklmnop udp dport 7778 tlv type u8 length u8\n",
+	      "t.rules:1:10: expected a protocol name after 'protocol', got 'abcdefghijklmnop' (at most 15 characters)");
+	fails("protocol Acme udp dport 7778 tlv type u8 length u8\n",
+	      "t.rules:1:10: protocol 'Acme': field proto.name: a name is 1 to 15 characters, a lowercase letter then lowercase letters, digits, '-' or '_', and NUL bytes after it");
+	fails(ACME "protocol acme udp dport 7778 tlv type u8 length u8\n",
+	      "t.rules:2:10: duplicate protocol 'acme': declared on line 1");
+	fails(ACME "protocol b udp dport 7777 tlv type u8 length u8\n",
+	      "t.rules:2:12: conflict: protocol 'acme' is declared there already");
+	fails("protocol a0 ip proto 150 tlv type u8 length u8\nprotocol a1 ip proto 151 tlv type u8 length u8\n"
+	      "protocol a2 ip proto 152 tlv type u8 length u8\nprotocol a3 ip proto 153 tlv type u8 length u8\n"
+	      "protocol a4 ip proto 154 tlv type u8 length u8\nprotocol a5 ip proto 155 tlv type u8 length u8\n"
+	      "protocol a6 ip proto 156 tlv type u8 length u8\nprotocol a7 ip proto 157 tlv type u8 length u8\n"
+	      "protocol a8 ip proto 158 tlv type u8 length u8\n",
+	      "t.rules:9:10: too many protocols: at most 8 are declared at once");
+	fails("protocol b udp port 1 tlv type u8 length u8\n",
+	      "t.rules:1:16: expected 'dport' after 'udp', got 'port'");
+	fails("protocol b in tcp tlv type u8 length u8\n",
+	      "t.rules:1:15: expected tcp-options, ip-options, hbh-options, dst-options, srh-tlvs or geneve-options after 'in', got 'tcp'");
+	fails("protocol b udp dport 7778 tlv length u8\n",
+	      "t.rules:1:31: expected 'type' after 'tlv', got 'length'");
+	fails("protocol b udp dport 7778 tlv type u9 length u8\n",
+	      "t.rules:1:36: expected a field size (u8 u16 u24 u32) after 'type', got 'u9'");
+	/* Rules: a name declared before, a type that fits its field. */
+	fails("acme option 5 drop\n" ACME,
+	      "t.rules:1:1: expected a match or an action, got 'acme'");
+	fails(ACME "acme option 256 drop\n",
+	      "t.rules:2:13: expected a acme TLV type (0-255) after 'option', got '256'");
+	fails(ACME "acme 5 drop\n", "t.rules:2:6: expected 'option' after 'acme', got '5'");
+	fails(ACME "acme option 5 acme option 5 missing drop\n",
+	      "t.rules:2:15: duplicate match: this 'acme option' is already tested at column 1");
+	fails(ACME "acme option 5 data 0:17 1 drop\n",
+	      "t.rules:2:20: expected OFF:LEN (LEN 1-16, OFF+LEN at most 2048) after 'data', got '0:17' (a test compares 1 to 16 bytes)");
+	/* From words: the next free id, the active set's names and bindings taken. */
+	dynpf_ruleset_init(&rs);
+	if (!dynpf_ruleset_parse(&rs, FILE_NAME, ACME, strlen(ACME), &err)) {
+		char *w1[] = { "protocol", "b",    "ip", "proto",  "253",
+			       "tlv",      "type", "u8", "length", "u8" };
+		char *w2[] = { "protocol", "c",    "udp", "dport",  "7777",
+			       "tlv",      "type", "u8",  "length", "u8" };
+		char *w3[] = { "acme", "option", "5", "count" };
+		struct dynpf_proto_desc d;
+		struct dynpf_rule r;
+
+		CHECK_EQ("words: the next id",
+			 dynpf_proto_parse_words(&d, 10, w1, &rs.protos, &err), 0);
+		CHECK_EQ("words: the next id", d.id, 1);
+		CHECK_EQ("words: a binding taken",
+			 dynpf_proto_parse_words(&d, 10, w2, &rs.protos, &err), -EINVAL);
+		CHECK("words: a binding taken",
+		      !strcmp(err.msg,
+			      "<command line>:1:12: conflict: protocol 'acme' is declared there already"),
+		      "%s", err.msg);
+		CHECK_EQ("words: a rule on acme",
+			 dynpf_rule_parse_words_p(&r, 4, w3, NULL, &rs.protos, &err), 0);
+		CHECK_EQ("words: a rule on acme", r.m.tlv[0].family, DYNPF_TLV_NFAM);
+		CHECK_EQ("words: acme unknown", dynpf_rule_parse_words(&r, 4, w3, NULL, &err),
+			 -EINVAL);
+	}
+	dynpf_ruleset_free(&rs);
 }

@@ -12,6 +12,7 @@
 #include "protocheck.h"
 
 #include "parsers.h"
+#include "../lib/acme.h"
 
 static struct dynpf_proto_tab tab;
 
@@ -23,22 +24,6 @@ static void parse_with(const struct frame *f, const struct dynpf_proto_tab *t)
 	memcpy(copy, f->b, f->n);
 	dynpf_parse_native_decl(copy, f->n, 0, 0, &P, NULL, t);
 	free(copy);
-}
-
-/* acme (id 3): behind UDP 7777, 8 bytes of fixed part, then kind(1) len(1) TLVs. */
-static struct dynpf_proto_desc acme(void)
-{
-	return (struct dynpf_proto_desc){
-		.name = "acme",
-		.id = 3,
-		.at = DYNPF_PAT_UDP,
-		.at_val = 7777,
-		.fixed = 8,
-		.tlv = { .type_size = 1,
-			 .hdr_len = 2,
-			 .flags = DYNPF_TLVE_PAD1,
-			 .len = { .off = 1, .size = 1, .mask = 0xff, .unit = 1 } },
-	};
 }
 
 /* Only d declared (checked first: the tests' declarations are valid ones). */
@@ -71,7 +56,7 @@ static void test_udp(void)
 	/* 8 bytes of fixed part; TLVs 5 (4 bytes), a pad byte, 9 (2 bytes). */
 	static const unsigned char pl[] = { 1, 2, 3, 4, 5, 6, 7, 8, 5, 4, 0xaa, 0xbb, 0, 9, 2 };
 	const unsigned int at = 14 + 20 + 8;
-	struct dynpf_proto_desc d = acme();
+	struct dynpf_proto_desc d = test_acme(3);
 	struct frame f;
 
 	declare(&d);
@@ -156,7 +141,7 @@ static void test_lengths_decl(void)
 	static const unsigned char pl[] = { 2, 0, 0, 0, 0, 0, 0,    0,    7,    6,
 					    1, 2, 3, 4, 0, 0, 0xee, 0xee, 0xee, 0xee };
 	const unsigned int at = 14 + 20 + 8;
-	struct dynpf_proto_desc d = acme();
+	struct dynpf_proto_desc d = test_acme(3);
 	struct frame f;
 
 	d.hdr_f = (struct dynpf_lenfield){ .size = 1, .mask = 0x3f, .unit = 4, .adj = 8 };
@@ -195,7 +180,7 @@ static void test_lengths_decl(void)
 	{
 		static const unsigned char fx[] = { 0xff, 0xff, 0, 6, 9, 9, 5, 2, 6, 3, 0 };
 
-		d = acme();
+		d = test_acme(3);
 		d.fixed = 4;
 		d.fixed_f =
 			(struct dynpf_lenfield){ .off = 2, .size = 2, .mask = 0xffff, .unit = 1 };
@@ -215,7 +200,7 @@ static void test_wide_fields(void)
 {
 	static const unsigned char pl[] = { 0, 0, 1, 0x07, 0x80, 0,    0,    3,    1,   2,
 					    3, 4, 0, 0,    0,    0xff, 0x11, 0x22, 0x33 };
-	struct dynpf_proto_desc d = acme();
+	struct dynpf_proto_desc d = test_acme(3);
 	struct frame f;
 
 	d.fixed = 0;
@@ -242,7 +227,7 @@ static void test_wide_fields(void)
 static void test_bindings(void)
 {
 	static const unsigned char pl[] = { 1, 2, 3, 4, 5, 6, 7, 8, 5, 2 };
-	struct dynpf_proto_desc d = acme();
+	struct dynpf_proto_desc d = test_acme(3);
 	struct frame f;
 
 	d.at = DYNPF_PAT_TCP;
@@ -307,7 +292,7 @@ static void test_bindings(void)
 static void test_limits(void)
 {
 	static unsigned char pl[8 + 2100];
-	struct dynpf_proto_desc d = acme();
+	struct dynpf_proto_desc d = test_acme(3);
 	struct frame f;
 
 	declare(&d);
