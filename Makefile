@@ -135,7 +135,8 @@ FUZZ_CFLAGS  := -O1 -g -std=gnu11 -fno-omit-frame-pointer -fno-sanitize-recover=
 FUZZ_LDFLAGS := -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := parse rules ctrlmsg request
 FUZZ_BINS    := $(addprefix $(FUZZ_OUT)/fuzz_,$(FUZZ_TARGETS))
-FUZZ_parse_SRCS   := parsers/native.c loader/replay/pktfmt.c loader/lib/util.c
+FUZZ_parse_SRCS   := parsers/native.c loader/replay/pktfmt.c loader/lib/util.c \
+		     loader/replay/declcheck.c $(LANG_SRCS)
 FUZZ_rules_SRCS   := $(LANG_SRCS)
 FUZZ_ctrlmsg_SRCS := $(LANG_SRCS)
 FUZZ_request_SRCS := loader/daemon/request.c $(LANG_SRCS) loader/daemon/config.c \

@@ -6,21 +6,43 @@
  * consumers rely on (parsers/README.md): layers in order and inside the
  * packet, TLV records inside the header that carries them, an error code
  * that exists, and the same result twice over (nothing read from stale
- * state). The JSON and text renderings run too. The BPF side of the same
- * inputs: scripts/fuzz.sh replays the corpus with `dynpf replay
- * --check-native`.
+ * state). The JSON and text renderings run too. And every input again
+ * with the built-in TLV families declared at runtime in their own areas
+ * (tests/rules/builtin-decl.rules, read at start: $DYNPF_DECL_RULES, or
+ * from the source tree): each declared walk finds its family's TLVs
+ * (replay/declcheck.h). The BPF side of the same inputs: scripts/fuzz.sh
+ * replays the corpus with `dynpf replay --check-native --check-decl`.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/rules_lang.h"
 #include "native.h"
+#include "replay/declcheck.h"
 #include "replay/pktfmt.h"
 
 #define FUZZ_NAME "fuzz_parse"
 #include "fuzz.h"
 
 static struct dynpf_pkt a, b;
+static struct dynpf_ruleset decl; /* the built-in families, declared */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *path = getenv("DYNPF_DECL_RULES");
+	struct dynpf_rule_err err;
+
+	(void)argc;
+	(void)argv;
+	dynpf_ruleset_init(&decl);
+	if (dynpf_ruleset_load(&decl, path ? path : "tests/rules/builtin-decl.rules", &err)) {
+		fprintf(stderr, "%s: %s (run from the source tree, or set DYNPF_DECL_RULES)\n",
+			FUZZ_NAME, err.msg);
+		exit(2);
+	}
+	return 0;
+}
 
 static void check_pkt(const struct dynpf_pkt *p, __u32 len)
 {
@@ -45,7 +67,7 @@ static void check_pkt(const struct dynpf_pkt *p, __u32 len)
 		CHECK(l->stack < p->nstacks, "layer %u stack %u of %u", i, l->stack, p->nstacks);
 		prev = l->off + l->len;
 	}
-	for (__u32 f = 0; f < DYNPF_TLV_NFAM; f++) {
+	for (__u32 f = 0; f < DYNPF_TLV_NALL; f++) {
 		const struct dynpf_tlv_list *tl = &p->tlv[f];
 
 		if (!(p->tlv_fams & (1u << f)))
@@ -96,6 +118,15 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 		json_object_put(o2);
 	}
 	json_object_put(o);
+	/* The built-in families declared: each finds its family's TLVs. */
+	dynpf_parse_native_decl(data, size, 0, 0, &b, NULL, &decl.protos);
+	check_pkt(&b, size);
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		char why[256];
+
+		CHECK(!dynpf_decl_diff(&b, &decl.protos, i, why, sizeof(why)), "protocol %s: %s",
+		      decl.protos.d[i].name, why);
+	}
 	/* Frames with the outer VLAN tag offloaded (TC ingress). */
 	if (size >= 4) {
 		__u16 tci = (__u16)(data[0] << 8 | data[1]);

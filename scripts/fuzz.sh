@@ -80,12 +80,16 @@ bpf_check() {
 	[ -x "$DYNPF" ] || die "$DYNPF: not built (make)"
 	python3 scripts/fuzz_corpus.py pcap "$pcap" "$@" >"$FUZZ_OUT/corpus-frames.idx" ||
 		return 1
-	if "$DYNPF" replay "$pcap" --check-native -q >"$FUZZ_OUT/corpus-frames.log" 2>&1; then
+	# With the built-in TLV families declared at runtime too: each declared
+	# walk must find its family's TLVs, in BPF and natively.
+	if "$DYNPF" replay "$pcap" --check-native -q --rules tests/rules/builtin-decl.rules \
+		--check-decl >"$FUZZ_OUT/corpus-frames.log" 2>&1; then
 		echo "fuzz parse: $(wc -l <"$FUZZ_OUT/corpus-frames.idx") corpus frames through" \
-			"BPF_PROG_TEST_RUN (xdp, xdp-frags, tc): BPF and native agree"
+			"BPF_PROG_TEST_RUN (xdp, xdp-frags, tc): BPF and native agree, and the" \
+			"declared walks with the compiled ones"
 		return 0
 	fi
-	echo "fuzz parse: BPF and native disagree ($FUZZ_OUT/corpus-frames.log;" \
+	echo "fuzz parse: BPF and native, or declared and compiled walks, disagree ($FUZZ_OUT/corpus-frames.log;" \
 		"frame N is line N of $FUZZ_OUT/corpus-frames.idx):"
 	grep -v '^{' "$FUZZ_OUT/corpus-frames.log" | head -12 | sed 's/^/    /'
 	return 1

@@ -457,6 +457,38 @@ for r in captures lean lean-inner data; do
 			"$DYNPF" replay "$c" --rules "tests/rules/$r.rules" --check-native -q
 	done
 done
+
+echo "== protocols declared at runtime (docs/rules.md): in BPF as natively"
+# The built-in TLV families declared in their own option areas
+# (builtin-decl.rules): each declared walk finds its family's TLVs
+# (--check-decl) in xdp, xdp-frags, tc and natively, on every capture's
+# frames and both mutation sets. The parse fuzz corpus: scripts/fuzz.sh.
+for c in "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"; do
+	t "the built-in families, declared, find their TLVs: $(basename "$c")" \
+		"$DYNPF" replay "$c" --rules tests/rules/builtin-decl.rules --check-decl \
+		--check-native -q
+done
+# Headers of declared protocols behind each binding (tests/declared.py): each
+# hook and each split of a multi-buffer frame parses and decides as the
+# native parse; each rule counts the packets the frames are built to match.
+python3 tests/declared.py "$OUT/declared.pcap" "$OUT/declared.counts"
+t "declared protocols: every hook and fragment split as natively" "$DYNPF" replay \
+	"$OUT/declared.pcap" --rules tests/rules/declared.rules --check-native \
+	--xdp-linear 14-120 -q
+decl_counts() (
+	set -o pipefail
+	"$DYNPF" -j replay "$OUT/declared.pcap" --rules tests/rules/declared.rules --hook xdp |
+		python3 -c 'import json, sys
+want = dict(tuple(map(int, l.split())) for l in open(sys.argv[1]))
+got = {}
+for line in sys.stdin:
+    r = json.loads(line)
+    for c in r.get("rule_counters", []):
+        got[c["id"]] = c["packets"]
+sys.exit(0 if got == want else f"rule counts {got}, want {want}")' "$OUT/declared.counts"
+)
+t "declared protocols: each rule counts the frames built for it" decl_counts
+
 t_err "replay --rules prints verdicts and counters" 0 "rule counters (over 1 hook)" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --hook xdp --rules tests/rules/captures.rules
 t_err "replay --rules with a bad rule file names file:line:column" 2 \

@@ -22,6 +22,9 @@ static void parse_usage(FILE *f)
 		"                    tunnel's inner packet (default 2)\n"
 		"  --rules FILE      parse the protocols the rule file declares too, and give\n"
 		"                    each packet the verdict of the native reference classifier\n"
+		"  --check-decl      with --rules: every protocol the file declares in a\n"
+		"                    built-in family's option areas must find that family's\n"
+		"                    TLVs; exit 1 where it does not\n"
 		"  -q, --quiet       print only differences and the summary\n"
 		"  -j, --json        JSON lines (as the global -j)\n"
 		"  -h, --help        this text\n"
@@ -35,6 +38,7 @@ int cmd_parse(int argc, char **argv)
 	static const struct option opts[] = {
 		DYNPF_WALK_LONGOPTS,
 		{ "rules", required_argument, NULL, 'R' },
+		{ "check-decl", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -43,8 +47,11 @@ int cmd_parse(int argc, char **argv)
 
 	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
-		if (c == 'R') {
-			o.rules = optarg;
+		if (c == 'R' || c == 'D') {
+			if (c == 'R')
+				o.rules = optarg;
+			else
+				o.check_decl = true;
 			continue;
 		}
 		r = dynpf_cli_walk_opt(&o, c, "parse", parse_usage);

@@ -28,6 +28,9 @@ static void replay_usage(FILE *f)
 		   "                    channel, print each packet's verdict and the rule that\n"
 		   "                    decided it, then the per-rule counters; with\n"
 		   "                    --check-native, the native classifier must agree\n"
+		   "  --check-decl      with --rules: every protocol the file declares in a\n"
+		   "                    built-in family's option areas must find that family's\n"
+		   "                    TLVs, on every packet and hook; exit 1 where it does not\n"
 		   "  --xdp-linear N    xdp-frags: put only the first N bytes (14..3520) of each\n"
 		   "                    frame in the linear part, the rest in fragments, so the\n"
 		   "                    fragment boundary falls inside the headers (default 3520)\n"
@@ -155,6 +158,7 @@ int cmd_replay(int argc, char **argv)
 		{ "check-native", no_argument, NULL, 'n' },
 		{ "xdp-linear", required_argument, NULL, 'L' },
 		{ "rules", required_argument, NULL, 'R' },
+		{ "check-decl", no_argument, NULL, 'D' },
 		{ "iface", required_argument, NULL, 'I' },
 		{ "peer", required_argument, NULL, 'P' },
 		{ "testbed", no_argument, NULL, 'T' },
@@ -229,6 +233,9 @@ int cmd_replay(int argc, char **argv)
 		case 'R':
 			o.rules = optarg;
 			break;
+		case 'D':
+			o.check_decl = true;
+			break;
 		default: /* -h, and the options parse has too */
 			r = dynpf_cli_walk_opt(&o, c, "replay", replay_usage);
 			if (r >= 0)
@@ -254,8 +261,8 @@ int cmd_replay(int argc, char **argv)
 		p_err("--xdp-prog is for the XDP modes, not --mode tc");
 		return DYNPF_EXIT_USAGE;
 	}
-	if (hook_set || o.xdp_linear || o.rules) {
-		p_err("--hook, --xdp-linear and --rules are for test runs: not with %s",
+	if (hook_set || o.xdp_linear || o.rules || o.check_decl) {
+		p_err("--hook, --xdp-linear, --rules and --check-decl are for test runs: not with %s",
 		      lo.testbed ? "--testbed" : "--iface");
 		return DYNPF_EXIT_USAGE;
 	}

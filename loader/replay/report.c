@@ -21,6 +21,7 @@
 #include "dynpf.skel.h"
 #include "replay/pktfmt.h"
 #include "lib/progs.h"
+#include "replay/declcheck.h"
 #include "replay/report.h"
 
 /* The hooks a walk can report, in output order. */
@@ -226,6 +227,10 @@ static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_wal
 		}
 		snprintf(hook, sizeof(hook), "xdp-frags@%u", lin);
 		rec = make_record(d->pkt, hook, dynpf_pkt_to_json(pkt));
+		/* With --rules, its verdict too: the rules decide alike at every split. */
+		if (json_object_object_get_ex(native_rec, "verdict", NULL))
+			json_object_object_add(rec, "verdict",
+					       dynpf_verdict_to_json(pr->last_v, false));
 		d->hook = hook;
 		diffs += native_mismatch(rec, native_rec, d);
 		json_object_put(rec);
@@ -313,10 +318,31 @@ struct lean_totals {
 	unsigned long diffs;
 };
 
+/*
+ * --check-decl: each protocol rs declares in a built-in family's areas
+ * found that family's TLVs in p; the differences, each printed.
+ */
+static unsigned long decl_mismatch(const struct dynpf_ruleset *rs, const struct dynpf_pkt *p,
+				   const struct diff_ctx *d)
+{
+	unsigned long n = 0;
+	char why[256];
+
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (!dynpf_decl_diff(p, &rs->protos, i, why, sizeof(why)))
+			continue;
+		printf("%s: pkt %zu hook %s: protocol %.15s: %s\n", d->capture, d->pkt, d->hook,
+		       rs->protos.d[i].name, why);
+		n++;
+	}
+	return n;
+}
+
 static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
-			  unsigned long native_diffs, unsigned long failures,
-			  const struct live_totals *lt, const struct lean_totals *lean)
+			  unsigned long native_diffs, unsigned long decl_diffs,
+			  unsigned long failures, const struct live_totals *lt,
+			  const struct lean_totals *lean)
 {
 	if (dynpf_json) {
 		json_object *s = json_object_new_object(), *bh = json_object_new_object();
@@ -333,6 +359,9 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		json_object_object_add(s, "by_hook", bh);
 		json_object_object_add(s, "mismatches", json_object_new_int64(exp_diffs));
 		json_object_object_add(s, "native_mismatches", json_object_new_int64(native_diffs));
+		if (o->check_decl)
+			json_object_object_add(s, "decl_mismatches",
+					       json_object_new_int64(decl_diffs));
 		if (o->live)
 			json_object_object_add(s, "live_mismatches",
 					       json_object_new_int64(lt->diffs));
@@ -358,6 +387,8 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 	if (o->check_native || o->xdp_linear_to > o->xdp_linear)
 		printf("  native vs BPF:    %lu field differences%s\n", native_diffs,
 		       o->xdp_linear_to > o->xdp_linear ? " (with the linear-size sweep)" : "");
+	if (o->check_decl)
+		printf("  declared vs built-in TLVs: %lu differences\n", decl_diffs);
 	if (o->live)
 		printf("  %s vs test-run: %lu field differences\n", o->live->name, lt->diffs);
 	if (lean->runs)
@@ -460,7 +491,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 	struct dynpf_expect exp = {};
 	struct dynpf_capture cap;
 	struct dynpf_progs pr = {};
-	unsigned long exp_diffs = 0, native_diffs = 0, failures = 0;
+	unsigned long exp_diffs = 0, native_diffs = 0, decl_diffs = 0, failures = 0;
 	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
 	struct dynpf_pkt *pkt, sweep_pkt;
 	struct dynpf_ruleset rs;
@@ -518,6 +549,10 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		dynpf_parse_native_decl(f->data, f->len, 0, 0, pkt, &o->cfg,
 					have_rs ? &rs.protos : NULL);
 		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
+		if (o->check_decl && have_rs) {
+			d.hook = "native";
+			decl_diffs += decl_mismatch(&rs, pkt, &d);
+		}
 		if (have_rs) {
 			struct dynpf_verdict nv;
 
@@ -555,6 +590,8 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				}
 				rec = make_record(i + 1, walk_hooks[h].name,
 						  dynpf_pkt_to_json(pkt));
+				if (o->check_decl && have_rs)
+					decl_diffs += decl_mismatch(&rs, pkt, &d);
 				if (have_rs) {
 					json_object_object_add(
 						rec, "verdict",
@@ -597,8 +634,10 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		print_rule_counters(&pr, &rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
 	if (o->live)
 		failures += o->live->check_counters(o->live->ctx, lt.hs.parsed, lt.hs.err);
-	print_summary(o, cap.n, hs, exp_diffs, native_diffs, failures, &lt, &lean_t);
-	ret = failures ? 2 : (exp_diffs || native_diffs || lt.diffs || lean_t.diffs) ? 1 : 0;
+	print_summary(o, cap.n, hs, exp_diffs, native_diffs, decl_diffs, failures, &lt, &lean_t);
+	ret = failures                                                                ? 2
+	      : (exp_diffs || native_diffs || decl_diffs || lt.diffs || lean_t.diffs) ? 1
+										      : 0;
 	/* A capture cut short: its whole records were walked, then the cut is said. */
 	if (dynpf_capture_report_end(&cap))
 		ret = 2;
@@ -661,6 +700,11 @@ int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char
 	}
 	if (optind != argc - 1) {
 		p_err("%s: one capture file expected, got extra '%s'", cmd, argv[optind + 1]);
+		return DYNPF_EXIT_USAGE;
+	}
+	if (o->check_decl && !o->rules) {
+		p_err("%s: --check-decl checks the protocols a rule file declares: it needs --rules",
+		      cmd);
 		return DYNPF_EXIT_USAGE;
 	}
 	o->capture = argv[optind];

@@ -48,6 +48,7 @@ struct dynpf_walk_opts {
 	unsigned int xdp_linear_to;
 	struct dynpf_parse_cfg cfg; /* parse limits, for native and BPF alike */
 	const char *rules;          /* a rule file to classify with (replay --rules), or NULL */
+	bool check_decl; /* its protocols declared in option areas: their families' TLVs */
 	const struct dynpf_walk_live *live; /* replay --iface, or NULL */
 };
 
