@@ -100,6 +100,9 @@ dynpf_inline int dynpf_is_l4(int proto)
  * Parse one header and record it. On error the walk's outcome is written to
  * p->err*; the header is listed in layers[] only if its parser said its fixed
  * part was valid (c->keep_layer), so consumers can trust every listed layer.
+ * rare (a constant at each use): 0 a common layer (dynpf_dispatch_common()),
+ * 1 a rare one (dynpf_dispatch_rare()), 2 a declared protocol's
+ * (dynpf_parse_decl()), which is no layer when it finds no declaration.
  */
 dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int proto, const int rare)
 {
@@ -110,7 +113,7 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 	c->err_off = start;
 	c->keep_layer = 0;
 	c->err_at = 0;
-	if (rare)
+	if (rare == 2)
 		c->decl_id = 0;
 	if (proto & DYNPF_NEXT_INNER) {
 		/* A tunnel's inner packet: the next stack, if there is room. */
@@ -135,7 +138,7 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 	else
 		r = dynpf_dispatch_common(c, p, proto);
 	/* A declared protocol's layer that found no declaration is no layer. */
-	if (rare && proto == DYNPF_P_DECL && !c->decl_id)
+	if (rare == 2 && !c->decl_id)
 		return r;
 	if (r >= 0 || c->keep_layer) {
 		if (n < DYNPF_MAX_LAYERS) {
@@ -144,7 +147,7 @@ dynpf_inline int dynpf_layer(struct dynpf_cursor *c, struct dynpf_pkt *p, int pr
 				.off = start,
 				.len = c->off - start,
 				.stack = c->stack,
-				.sub = rare && c->decl_id ? c->decl_id - 1 : 0,
+				.sub = rare == 2 ? c->decl_id - 1 : 0,
 			};
 			p->nlayers = n + 1;
 		}
@@ -224,7 +227,8 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	cur->off = c.off;
 	cur->end = c.end;
 	cur->stack = c.stack;
-	cur->decl_key = c.decl_key; /* the binding a declared protocol's layer looks up */
+	if (r == DYNPF_P_DECL)
+		cur->decl_key = c.decl_key; /* the binding its layer looks up */
 	return r;
 }
 

@@ -90,8 +90,9 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 		return 0;
 	it->toff = pos;
 	if (d->flags & DYNPF_TLVE_ALL) {
-		/* Pad and end types: TLVs of only their type, which comes first. */
-		if (pos + ts > it->len)
+		/* Pad and end types: TLVs of only their type, which comes first
+		 * (one byte is there: pos < len). */
+		if (ts > 1 && pos + ts > it->len)
 			return -DYNPF_E_TLV_LEN;
 		h = dynpf_area_ptr(a, pos, ts, amax);
 		if (!h)
@@ -133,12 +134,16 @@ dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_i
 	struct dynpf_tlv_list *l;
 	__u8 t8 = it->type & 0xff;
 
-	/* A declared family is not a constant: the fences keep its bound in
-	 * the register that indexes (see dynpf_area_ptr()). */
-	dynpf_barrier_var(fi);
 	if (fi >= DYNPF_TLV_NALL)
 		return;
-	dynpf_barrier_var(fi);
+	/* A declared family is not a constant: the fences keep its bound in
+	 * the register that indexes (see dynpf_area_ptr()). A built-in's is. */
+	if (!__builtin_constant_p(f)) {
+		dynpf_barrier_var(fi);
+		if (fi >= DYNPF_TLV_NALL)
+			return;
+		dynpf_barrier_var(fi);
+	}
 	l = &p->tlv[fi];
 	n = l->n;
 	p->tlv_fams |= 1u << fi;

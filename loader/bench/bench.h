@@ -50,9 +50,11 @@ struct bench_shape {
 	bench_build_fn build; /* NULL: bench_build_packet()'s eth/IP/L4 */
 	/* The direct parser does not do dynpf's work on it: why (direct is n/a). */
 	const char *no_direct;
+	/* A protocol declared at runtime while it runs (docs/rules.md), or NULL. */
+	const char *decl;
 };
 
-#define BENCH_NSHAPES 11
+#define BENCH_NSHAPES 12
 extern const struct bench_shape bench_shapes[BENCH_NSHAPES];
 
 /* Shape s's bytes in buf (BENCH_PKT_MAX bytes); its length. */

@@ -37,6 +37,7 @@
 #include "dynpf.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
+#include "lang/rules_lang.h"
 
 #define BENCH_REPEAT_DEFAULT 200000 /* 11 shapes x 3 hooks in well under 60 s */
 #define BENCH_RUNS_DEFAULT 5
@@ -295,6 +296,39 @@ static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct ben
 	return bench_rules_run(rc, out);
 }
 
+/*
+ * The protocol declared by text (a `protocol` line; NULL: none) in both
+ * sides of s's rule set, as a commit would leave it, and the parse told to
+ * walk it (DYNPF_NEED_DECL): only while a shape that has one runs, so the
+ * others run with none. 0 or -errno (said).
+ */
+static int bench_declare(struct dynpf_bpf *s, const char *text)
+{
+	struct dynpf_ruleset rs;
+	struct dynpf_rule_err rerr;
+	struct dynpf_state st;
+	uint32_t zero = 0;
+	int err = 0;
+
+	dynpf_ruleset_init(&rs);
+	if (text && dynpf_ruleset_parse(&rs, "bench", text, strlen(text), &rerr)) {
+		p_err("bench: %s", rerr.msg);
+		return -EINVAL;
+	}
+	for (uint32_t side = 0; side < 2 && !err; side++)
+		err = bpf_map_update_elem(bpf_map__fd(s->maps.dynpf_protos), &side, &rs.protos, 0);
+	if (!err)
+		err = bpf_map_lookup_elem(bpf_map__fd(s->maps.dynpf_state), &zero, &st);
+	if (!err) {
+		st.needs[0] = st.needs[1] = DYNPF_NEED_FULL | (text ? DYNPF_NEED_DECL : 0);
+		err = bpf_map_update_elem(bpf_map__fd(s->maps.dynpf_state), &zero, &st, 0);
+	}
+	dynpf_ruleset_free(&rs);
+	if (err)
+		p_err("bench: cannot declare a protocol: %s", strerror(errno));
+	return err ? -errno : 0;
+}
+
 /* dynpf bench: the command table (cli/cmds.h) calls it. */
 /* The rule set of s needs the whole parse (its published word says so). 0 or -errno (said). */
 static int bench_need_everything(struct dynpf_bpf *s)
@@ -504,12 +538,16 @@ int cmd_bench(int argc, char **argv)
 	for (size_t s = 0; s < BENCH_NSHAPES; s++) {
 		if (!(mask & (1u << s)))
 			continue;
+		if (b.dynpf && bench_shapes[s].decl && bench_declare(b.dynpf, bench_shapes[s].decl))
+			goto destroy_ref;
 		for (size_t h = 0; h < BENCH_NHOOKS; h++) {
 			err = bench_one(&b, &bench_shapes[s], h, &res[n]);
 			if (err)
 				goto destroy_ref;
 			n++;
 		}
+		if (b.dynpf && bench_shapes[s].decl && bench_declare(b.dynpf, NULL))
+			goto destroy_ref;
 	}
 	if (prims != RUN_NO) {
 		err = bench_prims(&b, prim_res);

@@ -140,7 +140,7 @@ int bench_check_parity(struct bench_ctx *b, size_t h, const uint8_t *pkt, uint32
 		res->mismatch = pkt_diff(&direct, &dynpf);
 	res->err = dynpf.err;
 	res->ntlv = 0;
-	for (int f = 0; f < DYNPF_TLV_NFAM; f++)
+	for (int f = 0; f < DYNPF_TLV_NALL; f++)
 		res->ntlv += dynpf.tlv[f].count;
 	pr_debug("bench: %s: %u layers, %u TLVs, err %u\n", bench_hooks[h].name, dynpf.nlayers,
 		 res->ntlv, dynpf.err);

@@ -5,6 +5,7 @@
  * (rules_print.c); with -j, one JSON object holding every result.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "bench/bench.h"
 #include "bench/rules.h"
@@ -31,6 +32,29 @@ static bool ns_per_tlv(const struct bench_result *r, double *out)
 	if (!r->ntlv)
 		return false;
 	*out = (r->median[V_DYNPF] - r->median[V_EMPTY]) / r->ntlv;
+	return true;
+}
+
+/*
+ * decl10's dynpf time over tcp-opt40's on hook h: the same 10 TLVs walked
+ * for a protocol declared at runtime and by the compiled TCP option walk,
+ * each whole packet (docs/bench.md). false when one of them did not run.
+ */
+static bool decl_vs_compiled(const struct bench_result *res, size_t n, size_t h, double *out)
+{
+	const struct bench_result *d = NULL, *t = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (res[i].hook != &bench_hooks[h] || res[i].na)
+			continue;
+		if (!strcmp(res[i].shape->name, "decl10"))
+			d = &res[i];
+		else if (!strcmp(res[i].shape->name, "tcp-opt40"))
+			t = &res[i];
+	}
+	if (!d || !t || !t->median[V_DYNPF])
+		return false;
+	*out = d->median[V_DYNPF] / t->median[V_DYNPF];
 	return true;
 }
 
@@ -108,6 +132,19 @@ static void print_shapes_text(const struct bench_result *res, size_t n)
 		if (!res[i].na && res[i].err)
 			printf("note: dynpf reports parse error %u on %s (%s)\n", res[i].err,
 			       res[i].shape->name, res[i].hook->name);
+	for (size_t h = 0, first = 1; h < BENCH_NHOOKS; h++) {
+		double x;
+
+		if (!decl_vs_compiled(res, n, h, &x))
+			continue;
+		if (first)
+			printf("\ndecl10 / tcp-opt40 (the same 10 TLVs, declared at runtime / the compiled "
+			       "TCP option walk):");
+		printf("%s %s %.2fx", first ? "" : ",", bench_hooks[h].name, x);
+		first = 0;
+		if (h == BENCH_NHOOKS - 1)
+			printf("\n");
+	}
 }
 
 void bench_print_text(const struct bench_ctx *b, const struct bench_result *res, size_t n,
@@ -198,6 +235,20 @@ void bench_print_json(const struct bench_ctx *b, const struct bench_result *res,
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(top, "results", arr);
+	{
+		json_object *dv = NULL;
+		double x;
+
+		for (size_t h = 0; h < BENCH_NHOOKS; h++) {
+			if (!decl_vs_compiled(res, n, h, &x))
+				continue;
+			if (!dv)
+				dv = json_object_new_object();
+			json_object_object_add(dv, bench_hooks[h].name, dynpf_json_num(x, "%.3f"));
+		}
+		if (dv)
+			json_object_object_add(top, "decl_vs_compiled", dv);
+	}
 	if (pr)
 		json_object_object_add(top, "primitives", bench_prims_json(b, pr));
 	if (rr) {

@@ -77,6 +77,7 @@ static uint32_t build_geneve8(const struct bench_shape *s, uint8_t *buf);
 static uint32_t build_vxlan_tcp(const struct bench_shape *s, uint8_t *buf);
 static uint32_t build_geneve_tcp(const struct bench_shape *s, uint8_t *buf);
 static uint32_t build_tcp_opt_9000(const struct bench_shape *s, uint8_t *buf);
+static uint32_t build_decl10(const struct bench_shape *s, uint8_t *buf);
 
 const struct bench_shape bench_shapes[BENCH_NSHAPES] = {
 	/*
@@ -109,6 +110,15 @@ const struct bench_shape bench_shapes[BENCH_NSHAPES] = {
 	  "4170), 9014-byte frame",
 	  9014, 6, 6, TCPF_ACK, opts_40, sizeof(opts_40), build_tcp_opt_9000,
 	  "headers past the linear part: direct access cannot reach them" },
+	/*
+	 * tcp-opt40's 10 options as the TLVs of a protocol declared at runtime
+	 * with TCP's encoding, behind UDP 7777: the declared walk against the
+	 * compiled one (docs/bench.md).
+	 */
+	{ "decl10", "eth/IPv4/UDP/a declared protocol: tcp-opt40's 10 options as its TLVs", 0, 4,
+	  17, 0, opts_40, sizeof(opts_40), build_decl10,
+	  "a protocol declared at runtime: direct access has no parser of it",
+	  "protocol acme udp dport 7777 header 0 tlv type u8 length u8 includes-header pad 1 end 0" },
 };
 _Static_assert(ARRAY_SIZE(bench_shapes) == BENCH_NSHAPES, "BENCH_NSHAPES counts them");
 
@@ -394,6 +404,18 @@ static uint32_t build_tcp_opt_9000(const struct bench_shape *s, uint8_t *buf)
  * Build shape s into buf (BENCH_PKT_MAX bytes): eth/IP/L4 with s's options
  * and a counter as payload, or s's own builder.
  */
+/* eth/IPv4/UDP to 7777, the shape's options as the payload: decl10's declared protocol. */
+static uint32_t build_decl10(const struct bench_shape *s, uint8_t *buf)
+{
+	uint32_t len = 14 + 20 + 8 + s->optlen, o;
+
+	o = put_eth(buf, 0x0800);
+	o += put_ipv4(buf + o, 17, len - o, 0);
+	o += put_udp(buf + o, 7777, len - o);
+	memcpy(buf + o, s->opts, s->optlen);
+	return len;
+}
+
 uint32_t bench_build_packet(const struct bench_shape *s, uint8_t *buf)
 {
 	uint32_t o;
