@@ -71,22 +71,6 @@ struct dynpf_area {
 	__u8 b[DYNPF_WIN + DYNPF_AREA_MAX];
 	/* The walk's iterator lives here too: the BPF stack is 512 bytes. */
 	__u64 it[8];
-	/*
-	 * Option areas a rare layer (dynpf_layer_step()) walked that protocols
-	 * declared in such areas walk again once it returns (parsers/decl.h):
-	 * from inside it, their walk's call would take the BPF stack past 512
-	 * bytes. At most two: a layer step parses at most two layers.
-	 */
-	__u32 npend;
-	__u32 pend_pad;
-	struct dynpf_area_pend {
-		__u32 off;
-		__u32 len;
-		__u8 family;
-		__u8 layer;
-		__u8 stack;
-		__u8 ext;
-	} pend[2];
 	__u64 forget; /* see dynpf_forget() */
 	/*
 	 * Where the window is: packet offset of its first byte and the bytes
@@ -126,8 +110,8 @@ struct dynpf_cursor {
 	/*
 	 * Protocols declared at runtime (parsers/decl.h): the bindings the
 	 * side's declarations use (DYNPF_DECL_*; 0: none, or no rule needs
-	 * them, and nothing is looked up), the side, the key of the binding a
-	 * DYNPF_P_DECL layer is looked up by, and what that layer found (1 +
+	 * them: the parse looks for nothing), the side, the key of the binding
+	 * a DYNPF_P_DECL layer is looked up by, and what that layer found (1 +
 	 * the protocol's id; 0: no declaration there, no layer).
 	 */
 	__u16 decl;
@@ -339,21 +323,6 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const __u8 *data, __u32
 #endif
 
 /* Either build: */
-
-/*
- * The next layer after a header whose payload dynpf does not parse (next:
- * DYNPF_P_NONE, from the header's own parser): a declared protocol's, when
- * one may be bound there (c->decl has bit), found by the key of the binding
- * (at, val) in the DYNPF_P_DECL layer (parsers/decl.h). Otherwise next.
- */
-dynpf_inline int dynpf_decl_next(struct dynpf_cursor *c, int next, const __u32 bit, const __u32 at,
-				 __u32 val)
-{
-	if (next != DYNPF_P_NONE || !(c->decl & bit))
-		return next;
-	c->decl_key = DYNPF_PROTO_KEY(at, val);
-	return DYNPF_P_DECL;
-}
 
 /*
  * The window's offset of the n bytes at packet offset off, after sliding the

@@ -50,8 +50,7 @@ dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		l2->flags = DYNPF_L2_VLAN_OFFLOAD;
 		c->vlan_offload = 0;
 	}
-	return dynpf_decl_next(c, dynpf_ethertype_next(proto), DYNPF_DECL_ETHER, DYNPF_PAT_ETHER,
-			       proto);
+	return dynpf_ethertype_next(proto);
 }
 
 /* One 802.1Q or 802.1ad tag; the caller enforces the depth limit. */
@@ -73,8 +72,7 @@ dynpf_inline int dynpf_parse_vlan(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	l2->nvlan = n + 1;
 	l2->ethertype = proto;
 	c->off += sizeof(*vh);
-	return dynpf_decl_next(c, dynpf_ethertype_next(proto), DYNPF_DECL_ETHER, DYNPF_PAT_ETHER,
-			       proto);
+	return dynpf_ethertype_next(proto);
 }
 
 #endif /* DYNPF_PARSERS_ETH_H */

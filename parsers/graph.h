@@ -222,76 +222,76 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	 * saves a call and a clone (about 20 ns). Not a loop: its rounds'
 	 * states differ (the cursor's offsets) and the verifier walks each.
 	 */
-	if (r > DYNPF_P_NONE && dynpf_is_rare(r) && r != DYNPF_P_DECL)
+	if (r > DYNPF_P_NONE && dynpf_is_rare(r))
 		r = dynpf_layer(&c, p, r, 1);
 	cur->off = c.off;
 	cur->end = c.end;
 	cur->stack = c.stack;
-	if (r == DYNPF_P_DECL)
-		cur->decl_key = c.decl_key; /* the binding its layer looks up */
 	return r;
 }
 
 /*
- * A declared protocol's layer (parsers/decl.h), as a global subprogram of
- * its own called from the walk, not from dynpf_layer_step(): the TLV walk
- * it calls would take the BPF stack past 512 bytes from there.
+ * After the walk, the protocols declared at runtime (parsers/decl.h), when
+ * the side has some a rule needs; the walk itself knows nothing of them, so
+ * a packet parsed with no declaration pays one test, and the per-layer
+ * paths are those of the walk without declarations.
+ *
+ * First those declared in built-in families' option areas: each walks every
+ * area the walk listed (every layer that carries one: its family's walk
+ * ran over it) into its own list. One layer a call, for each layer that
+ * may carry an area (dynpf_decl_may_area()): a global subprogram with the
+ * walk of each declaration inlined (one more call would take the BPF stack
+ * past 512 bytes), and no loop over the layers (the walk loops, and the
+ * verifier sees the two loops apart).
  */
-DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
-				  struct dynpf_cursor *cur, struct dynpf_pkt *p)
-{
-	struct dynpf_cursor c;
-	dynpf_clone_t dp;
-	int r;
-
-	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
-		return -DYNPF_E_BAD_HDR;
-	r = dynpf_layer(&c, p, DYNPF_P_DECL, 2);
-	cur->off = c.off;
-	cur->end = c.end;
-	return r;
-}
-
-/*
- * The option areas the last layer step walked (area->pend), walked again
- * for the protocols declared in their family's areas: each fetched again
- * (the step may have fetched another area over it since).
- */
-DYNPF_SUBPROG int dynpf_decl_areas_step(dynpf_src_t src, struct dynpf_area *area,
-					const struct dynpf_cursor *cur, struct dynpf_pkt *p)
+DYNPF_SUBPROG int dynpf_decl_area_step(dynpf_src_t src, struct dynpf_area *area,
+				       const struct dynpf_cursor *cur, struct dynpf_pkt *p, __u32 i)
 {
 	const struct dynpf_proto_tab *tab;
 	struct dynpf_tlv_it *it;
 	struct dynpf_cursor c;
+	__u32 family = 0, off = 0, len = 0;
 	dynpf_clone_t dp;
-	__u32 k, n;
+	__u8 stack = 0;
 	int abase;
 
-	if (!cur || !p || !area)
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
 		return 0;
-	n = area->npend;
-	area->npend = 0;
-	if (dynpf_step_cursor(&c, cur, src, area, &dp))
+	if (!dynpf_decl_area_of(&c, p, i, &family, &off, &len, &stack) ||
+	    !(c.decl & DYNPF_DECL_AREA(family & 7)))
 		return 0;
 	tab = dynpf_decl_tab(&c);
 	if (!tab)
 		return 0;
-	for (k = 0; k < 2 && k < n; k++) {
-		const struct dynpf_area_pend *q = &area->pend[k];
-		__u32 family = q->family;
-
-		abase = dynpf_cur_fetch_area(&c, q->off, q->len);
-		if (abase < 0)
-			continue;
-		it = (struct dynpf_tlv_it *)area->it;
-		dynpf_tlv_it_init(it, q->len, q->off);
-		it->abase = abase;
-		it->layer = q->layer;
-		it->stack = q->stack;
-		it->ext = q->ext;
-		dynpf_tlv_walk_decl_areas(area, it, p, tab, family);
-	}
+	abase = dynpf_cur_fetch_area(&c, off, len);
+	if (abase < 0)
+		return 0; /* the family's walk could not fetch it either */
+	it = (struct dynpf_tlv_it *)area->it;
+	dynpf_tlv_it_init(it, len, off);
+	it->abase = abase;
+	it->layer = i;
+	it->stack = stack;
+	dynpf_tlv_walk_decl_areas_in(area, it, p, tab, family);
 	return 0;
+}
+
+/*
+ * Then the header of a protocol bound behind where the walk ended
+ * (dynpf_decl_key_after()), if any, as one more layer: a global subprogram
+ * of its own, called from the walk, for the same reason.
+ */
+DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
+				  const struct dynpf_cursor *cur, struct dynpf_pkt *p)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
+		return 0;
+	c.decl_key = dynpf_decl_key_after(p, c.decl);
+	if (!c.decl_key)
+		return 0;
+	return dynpf_layer(&c, p, DYNPF_P_DECL, 2);
 }
 
 /*
@@ -304,7 +304,7 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	struct dynpf_area *area = c->area;
 	dynpf_src_t src = c->src;
 	int next = DYNPF_P_ETH;
-	__u32 i;
+	__u32 i, k;
 
 	p->abi = DYNPF_ABI_VERSION;
 	p->pkt_len = c->len;
@@ -316,30 +316,37 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	p->err_off = 0;
 	p->l4_payload_off = 0;
 	dynpf_tlv_reset(p);
-	if (c->decl)
-		area->npend = 0;
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
-		if (next == DYNPF_P_DECL) {
-			next = dynpf_decl_step(src, area, c, p);
-			c->src = src;
-			c->area = area;
-		} else if (dynpf_is_rare(next)) {
+		if (dynpf_is_rare(next)) {
 			next = dynpf_layer_step(src, area, c, p, next);
 			/* The call may have written *c: the verifier forgets its pointers. */
 			c->src = src;
 			c->area = area;
-			if (c->decl && area->npend) {
-				dynpf_decl_areas_step(src, area, c, p);
-				c->src = src;
-				c->area = area;
-			}
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}
 		if (next <= DYNPF_P_NONE)
 			break;
+	}
+	if (!c->decl)
+		return;
+	/* Declared protocols (above): the calls may write *c, as the layer step's. */
+	for (k = 0; k < DYNPF_MAX_LAYERS && (c->decl >> 8); k++) {
+		dynpf_cond_break;
+		if (k >= p->nlayers)
+			break;
+		if (!dynpf_decl_may_area(p->layers[k].proto))
+			continue;
+		dynpf_decl_area_step(src, area, c, p, k);
+		c->src = src;
+		c->area = area;
+	}
+	if (c->decl & 0xff) {
+		dynpf_decl_step(src, area, c, p);
+		c->src = src;
+		c->area = area;
 	}
 }
 

@@ -54,13 +54,6 @@ dynpf_inline int dynpf_ipproto_next(__u8 proto, int v6)
 	}
 }
 
-/* The same, for a header parsed with cursor c: a declared protocol may follow. */
-dynpf_inline int dynpf_ip_next(struct dynpf_cursor *c, __u8 proto, int v6)
-{
-	return dynpf_decl_next(c, dynpf_ipproto_next(proto, v6), DYNPF_DECL_IP, DYNPF_PAT_IP,
-			       proto);
-}
-
 /*
  * A stack's extension-header chain starts empty at its IP header: IPv6's
  * extension headers, and AH and ESP behind either version.
@@ -129,7 +122,7 @@ dynpf_inline int dynpf_parse_ipv4(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	/* A non-first fragment carries no L4 header, whatever its bytes say. */
 	if (frag & DYNPF_IP_OFFMASK)
 		return DYNPF_P_NONE;
-	return dynpf_ip_next(c, l3->proto, 0); /* not ip: the walk may slide the window */
+	return dynpf_ipproto_next(l3->proto, 0); /* not ip: the walk may slide the window */
 }
 
 dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -165,7 +158,7 @@ dynpf_inline int dynpf_parse_ipv6(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (plen || ip6->nexthdr != 0)
 		c->end = c->off + sizeof(*ip6) + plen;
 	c->off += sizeof(*ip6);
-	return dynpf_ip_next(c, ip6->nexthdr, 1);
+	return dynpf_ipproto_next(ip6->nexthdr, 1);
 }
 
 #endif /* DYNPF_PARSERS_IP_H */

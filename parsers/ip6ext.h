@@ -168,7 +168,7 @@ dynpf_inline int dynpf_ext_close_tlvs(struct dynpf_cursor *c, struct dynpf_pkt *
 	r = dynpf_tlv_walk_inline(c, p, family, c->off - len + skip, len - skip, idx);
 	if (r < 0)
 		return r;
-	return dynpf_ip_next(c, e->nexthdr, 1);
+	return dynpf_ipproto_next(e->nexthdr, 1);
 }
 
 #define DYNPF_JUMBO_MIN 65536
@@ -244,7 +244,7 @@ dynpf_inline int dynpf_parse_routing(struct dynpf_cursor *c, struct dynpf_pkt *p
 	if (h->type != 4) {
 		dynpf_ext_commit(c, p);
 		c->off += len;
-		return dynpf_ip_next(c, e->nexthdr, 1);
+		return dynpf_ipproto_next(e->nexthdr, 1);
 	}
 	/* SRv6: last entry + 1 segments of 16 bytes, then TLVs. */
 	segs = ((__u32)h->last_entry + 1) * 16;
@@ -299,7 +299,7 @@ dynpf_inline int dynpf_parse_fragment(struct dynpf_cursor *c, struct dynpf_pkt *
 		l3->frag |= DYNPF_FRAG_NONFIRST;
 		return DYNPF_P_NONE;
 	}
-	return dynpf_ip_next(c, e->nexthdr, 1);
+	return dynpf_ipproto_next(e->nexthdr, 1);
 }
 
 dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
@@ -316,8 +316,8 @@ dynpf_inline int dynpf_parse_ah(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	dynpf_ext_commit(c, p);
 	c->off += len;
 	/* Behind IPv4 too: what follows is of that family (ICMP, not ICMPv6). */
-	return dynpf_ip_next(c, e->nexthdr,
-			     p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3.version == 6);
+	return dynpf_ipproto_next(e->nexthdr,
+				  p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l3.version == 6);
 }
 
 /* ESP: what follows SPI and sequence number is encrypted; the walk ends. */

@@ -38,7 +38,7 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 		if (r < 0)
 			return r;
 	}
-	return dynpf_decl_next(c, DYNPF_P_NONE, DYNPF_DECL_TCP, DYNPF_PAT_TCP, l4->dport);
+	return DYNPF_P_NONE;
 }
 
 #endif /* DYNPF_PARSERS_TCP_H */

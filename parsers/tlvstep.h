@@ -369,14 +369,12 @@ DYNPF_SUBPROG int dynpf_tlv_walk_decl(const struct dynpf_area *a, struct dynpf_t
  * header carrying the area, and its family's walk, say whether the area is
  * well formed.
  */
-DYNPF_SUBPROG int dynpf_tlv_walk_decl_areas(const struct dynpf_area *a, struct dynpf_tlv_it *it,
-					    struct dynpf_pkt *p, const struct dynpf_proto_tab *tab,
-					    __u32 family)
+dynpf_inline void dynpf_tlv_walk_decl_areas_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+					       struct dynpf_pkt *p,
+					       const struct dynpf_proto_tab *tab, __u32 family)
 {
 	__u32 i, key = DYNPF_PROTO_KEY(DYNPF_PAT_AREA, family);
 
-	if (!a || !it || !p || !tab)
-		return 0;
 	for (i = 0; i < DYNPF_MAX_PROTOS; i++) {
 		if (tab->key[i] != key)
 			continue;
@@ -384,7 +382,6 @@ DYNPF_SUBPROG int dynpf_tlv_walk_decl_areas(const struct dynpf_area *a, struct d
 		it->family = DYNPF_TLV_NFAM + i;
 		dynpf_tlv_loop(a, it, p, DYNPF_TLV_NFAM + i, &tab->d[i].tlv, 0);
 	}
-	return 0;
 }
 
 /*
@@ -411,18 +408,16 @@ dynpf_inline struct dynpf_tlv_it *dynpf_tlv_open(struct dynpf_cursor *c, struct 
 
 /*
  * Walk the len-byte option area at packet offset off, of the given family,
- * carried by the header about to become layer p->nlayers; then, if
- * protocols are declared in such areas, walk it for each of them
- * (dynpf_tlv_walk_decl_areas()). 0, or -DYNPF_E_* with c->err_off at the
- * TLV that failed. inl: the walk inlined rather than called, for parsers
- * that run inside a global subprogram already (the rare layers,
- * dynpf_layer_step()): verified once there too, and a call (about 10 ns)
- * less per area.
+ * carried by the header about to become layer p->nlayers. 0, or -DYNPF_E_*
+ * with c->err_off at the TLV that failed. inl: the walk inlined rather than
+ * called, for parsers that run inside a global subprogram already (the
+ * rare layers, dynpf_layer_step()): verified once there too, and a call
+ * (about 10 ns) less per area. (Protocols declared in such areas walk them
+ * after the parse: parsers/decl.h.)
  */
 dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __u8 family,
 				 __u32 off, __u32 len, __u8 ext, const int inl)
 {
-	const struct dynpf_proto_tab *tab;
 	struct dynpf_tlv_it *it;
 	int r;
 
@@ -437,28 +432,6 @@ dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __
 		r = dynpf_tlv_walk_area(c->area, it, p);
 	if (r < 0)
 		c->err_off = off + it->pos;
-	if (c->decl & DYNPF_DECL_AREA(family & 7)) {
-		if (inl) {
-			/* In a rare layer: after its step (dynpf_decl_areas_step()). */
-			__u32 k = c->area->npend;
-
-			if (k < 2) {
-				c->area->pend[k & 1] = (struct dynpf_area_pend){
-					.off = off,
-					.len = len,
-					.family = family,
-					.layer = it->layer,
-					.stack = it->stack,
-					.ext = ext,
-				};
-				c->area->npend = k + 1;
-			}
-		} else {
-			tab = dynpf_decl_tab(c);
-			if (tab)
-				dynpf_tlv_walk_decl_areas(c->area, it, p, tab, family);
-		}
-	}
 	return r;
 }
 

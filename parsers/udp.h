@@ -49,7 +49,7 @@ dynpf_inline int dynpf_parse_udp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	case 2152:
 		return DYNPF_P_GTPU;
 	}
-	return dynpf_decl_next(c, DYNPF_P_NONE, DYNPF_DECL_UDP, DYNPF_PAT_UDP, st->l4.dport);
+	return DYNPF_P_NONE;
 }
 
 #endif /* DYNPF_PARSERS_UDP_H */
