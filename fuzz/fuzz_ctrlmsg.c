@@ -11,8 +11,13 @@
  *    dynpf_rule_match() agree on a packet built from it), and the rule
  *    language prints it (`rules-save`) as text that parses back to the same
  *    rule, so a saved rule set always loads back (a lifetime as the time left
- *    then, in whole seconds: the language's clock is fixed here);
- *  - a setting: the language prints it and reads it back.
+ *    then, in whole seconds: the language's clock is fixed here; a rule on
+ *    declared protocols: with every id declared, with 32-bit types, the way
+ *    `rules save` prints the declarations before the rules);
+ *  - a setting: the language prints it and reads it back;
+ *  - a protocol declaration (PROTO_ADD, dynpf_proto_check()): the language
+ *    prints it and reads it back to the same descriptor, which the check
+ *    accepts again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,23 +29,46 @@
 #define FUZZ_NAME "fuzz_ctrlmsg"
 #include "fuzz.h"
 
-static struct dynpf_ruleset back;
+static struct dynpf_ruleset back, decl;
+
+/* Every protocol id declared, each with a 32-bit type: any rule's names resolve. */
+static const char every_decl[] = "protocol p0 ip proto 150 tlv type u32 length u8\n"
+				 "protocol p1 ip proto 151 tlv type u32 length u8\n"
+				 "protocol p2 ip proto 152 tlv type u32 length u8\n"
+				 "protocol p3 ip proto 153 tlv type u32 length u8\n"
+				 "protocol p4 ip proto 154 tlv type u32 length u8\n"
+				 "protocol p5 ip proto 155 tlv type u32 length u8\n"
+				 "protocol p6 ip proto 156 tlv type u32 length u8\n"
+				 "protocol p7 ip proto 157 tlv type u32 length u8\n";
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct dynpf_rule_err err;
+
+	(void)argc;
+	(void)argv;
+	dynpf_ruleset_init(&decl);
+	CHECK(!dynpf_ruleset_parse(&decl, "decl", every_decl, sizeof(every_decl) - 1, &err), "%s",
+	      err.msg);
+	return 0;
+}
 
 #define FUZZ_NOW (1700000000ull * 1000000000ull)
 
 static void check_rule(const struct dynpf_rule *msg)
 {
 	struct dynpf_rule_err err;
-	char line[DYNPF_RULE_TEXT_MAX];
+	char line[sizeof(every_decl) + DYNPF_RULE_TEXT_MAX];
 	struct dynpf_rule want = *msg, *r = &want;
-	int n;
+	int n = sizeof(every_decl) - 1;
 
 	/* What it loads back as: its lifetime the seconds left at the print. */
 	dynpf_lang_set_now(FUZZ_NOW);
 	if (want.expires)
 		want.expires = FUZZ_NOW + dynpf_rule_timeout_left(msg, FUZZ_NOW) * 1000000000ull;
-	n = dynpf_rule_format(msg, line, sizeof(line));
 
+	memcpy(line, every_decl, n);
+	n += dynpf_rule_format_p(msg, &decl.protos, line + n, sizeof(line) - n);
 	CHECK(n > 0 && (size_t)n < sizeof(line), "format: %d", n);
 	dynpf_ruleset_init(&back);
 	CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
@@ -51,13 +79,33 @@ static void check_rule(const struct dynpf_rule *msg)
 
 		while (((const __u8 *)&back.rules[0])[off] == ((const __u8 *)r)[off])
 			off++;
-		dynpf_rule_format(&back.rules[0], again, sizeof(again));
+		dynpf_rule_format_p(&back.rules[0], &decl.protos, again, sizeof(again));
 		CHECK(0,
 		      "an accepted rule prints as '%s', which parses to another rule ('%s', "
 		      "from byte %zu of struct dynpf_rule)",
 		      line, again, off);
 	}
 	CHECK(back.n == 1, "'%s' parses to %zu rules", line, back.n);
+	dynpf_ruleset_free(&back);
+}
+
+static void check_proto(const struct dynpf_proto_desc *d)
+{
+	struct dynpf_rule_err err;
+	char line[DYNPF_RULE_TEXT_MAX];
+	int n = dynpf_proto_format(d, line, sizeof(line));
+	__u16 field;
+
+	CHECK(n > 0 && (size_t)n < sizeof(line), "proto format: %d", n);
+	dynpf_ruleset_init(&back);
+	CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
+	      "an accepted declaration prints as '%s', which does not parse: %s", line, err.msg);
+	/* Read back, it takes the first id: compare it as the one it was. */
+	back.protos.d[0].id = d->id;
+	CHECK(back.protos.key[0] && !memcmp(&back.protos.d[0], d, sizeof(*d)),
+	      "an accepted declaration prints as '%s', which parses to another one", line);
+	CHECK(!dynpf_proto_check(&back.protos.d[0], &field), "'%s' read back is refused: %u", line,
+	      field);
 	dynpf_ruleset_free(&back);
 }
 
@@ -91,7 +139,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (data[0] & 1) {
 		/* A header right for a type the first byte picks. */
 		m.h.version = DYNPF_CTRL_VERSION;
-		m.h.type = 1 + (data[0] >> 1) % 7;
+		m.h.type = 1 + (data[0] >> 1) % (DYNPF_MSG_MAX - 1);
 		len = m.h.size = dynpf_msg_size(m.h.type);
 	}
 	err = dynpf_msg_check(&m, len, &field);
@@ -107,6 +155,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		break;
 	case DYNPF_MSG_SET:
 		check_setting(&m.set);
+		break;
+	case DYNPF_MSG_PROTO_ADD:
+		check_proto(&m.padd.d);
 		break;
 	}
 	return 0;

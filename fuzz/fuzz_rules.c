@@ -4,15 +4,17 @@
  *
  * A rule file either fails with a message naming file:line:column, or
  * yields rules that (1) the control channel's validator accepts
- * (dynpf_rule_check(), the code the BPF drain runs) and (2) print back
- * (dynpf_rule_format(), what `rules-save` writes) to text that parses to
- * the same rule: what the daemon saves, it loads back unchanged.
+ * (dynpf_rule_check(), the code the BPF drain runs; the declarations
+ * dynpf_proto_check()) and (2) print back (dynpf_ruleset_text(), what
+ * `rules-save` writes: declarations, settings, rules) to text that parses
+ * to the same set: what the daemon saves, it loads back unchanged.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "match.h"
+#include "protocheck.h"
 #include "lang/rules_lang.h"
 
 #define FUZZ_NAME "fuzz_rules"
@@ -23,7 +25,8 @@ static struct dynpf_ruleset rs, back;
 int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 {
 	struct dynpf_rule_err err;
-	char line[DYNPF_RULE_TEXT_MAX];
+	size_t len;
+	char *text;
 
 	/* One instant for the parse and the print: a timeout prints back exactly. */
 	dynpf_lang_set_now(1700000000ull * 1000000000ull);
@@ -36,36 +39,35 @@ int LLVMFuzzerTestOneInput(const __u8 *data, size_t size)
 		return 0;
 	}
 	for (size_t i = 0; i < rs.n; i++) {
-		const struct dynpf_rule *r = &rs.rules[i];
 		__u16 field = 0;
-		int e = dynpf_rule_check(r, &field);
-		int n;
+		int e = dynpf_rule_check(&rs.rules[i], &field);
 
 		CHECK(e == 0, "rule %zu (line %lu) refused by the validator: %d, field %u", i,
 		      rs.lines[i], e, field);
-		n = dynpf_rule_format(r, line, sizeof(line));
-		CHECK(n > 0 && (size_t)n < sizeof(line), "format: %d", n);
-		dynpf_ruleset_init(&back);
-		CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
-		      "'%s' does not parse back: %s", line, err.msg);
-		CHECK(back.n == 1, "'%s' parses to %zu rules", line, back.n);
-		CHECK(!memcmp(&back.rules[0], r, sizeof(*r)), "'%s' parses to another rule", line);
-		dynpf_ruleset_free(&back);
 	}
-	for (unsigned int k = 0; k < DYNPF_SET_MAX; k++) {
-		int n;
+	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		__u16 field = 0;
 
-		if (!(rs.set_seen & (1u << k)))
-			continue;
-		n = dynpf_setting_format(k, rs.set[k], line, sizeof(line));
-		CHECK(n > 0 && (size_t)n < sizeof(line), "setting format: %d", n);
-		dynpf_ruleset_init(&back);
-		CHECK(!dynpf_ruleset_parse(&back, "saved", line, n, &err),
-		      "'%s' does not parse back: %s", line, err.msg);
-		CHECK(back.set_seen == (1u << k) && back.set[k] == rs.set[k],
-		      "'%s' parses to another setting", line);
-		dynpf_ruleset_free(&back);
+		if (rs.protos.key[i])
+			CHECK(!dynpf_proto_check(&rs.protos.d[i], &field),
+			      "protocol %u (line %lu) refused by the drain's check: field %u", i,
+			      rs.proto_line[i], field);
 	}
+	/* The whole set as `rules save` writes it: the same set read back. */
+	text = dynpf_ruleset_text(&rs, true, &len);
+	CHECK(text, "no text");
+	dynpf_ruleset_init(&back);
+	CHECK(!dynpf_ruleset_parse(&back, "saved", text, len, &err),
+	      "the saved text does not parse back: %s\n%s", err.msg, text);
+	CHECK(back.n == rs.n && (!rs.n || !memcmp(back.rules, rs.rules, rs.n * sizeof(*rs.rules))),
+	      "the saved text parses to other rules:\n%s", text);
+	CHECK(!memcmp(back.protos.d, rs.protos.d, sizeof(rs.protos.d)) &&
+		      !memcmp(back.protos.key, rs.protos.key, sizeof(rs.protos.key)),
+	      "the saved text parses to other declarations:\n%s", text);
+	CHECK(back.set_seen == rs.set_seen && !memcmp(back.set, rs.set, sizeof(rs.set)),
+	      "the saved text parses to other settings:\n%s", text);
+	dynpf_ruleset_free(&back);
+	free(text);
 	dynpf_ruleset_free(&rs);
 	return 0;
 }

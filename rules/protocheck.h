@@ -29,7 +29,8 @@
 /* X(field, why): what each member of a declaration must be. */
 #define DYNPF_PROTO_WHY(X)                                                                         \
 	X(PROTO_NAME, "a name is 1 to 15 characters, a lowercase letter then lowercase letters, "  \
-		      "digits, '-' or '_', and NUL bytes after it")                                \
+		      "digits, '-' or '_', NUL bytes after it, and not a word a rule starts "      \
+		      "with (tcp, ip, drop, ...)")                                                 \
 	X(PROTO_ID, "ids are 0 to 7: at most 8 protocols are declared at once")                    \
 	X(PROTO_AT, "a protocol is behind a UDP or TCP destination port, an IP protocol or an "    \
 		    "ethertype, or in a built-in TLV family's option areas")                       \
@@ -122,6 +123,45 @@ dynpf_inline int dynpf_lf_check(const struct dynpf_lenfield *f, __u32 room, __u1
 	return 0;
 }
 
+/*
+ * The words a rule can start with (docs/rules.md: id, prio, set, a match
+ * keyword's first word, an action): no protocol is named so, or the rule
+ * language could not write its rules back. tests/lang/protos.c holds the
+ * list to the language's own tables (lang_reserved_missing()).
+ */
+struct dynpf_word16 {
+	char s[DYNPF_PROTO_NAME_MAX];
+};
+
+static const struct dynpf_word16 dynpf_proto_reserved_words[] = {
+	{ "id" },    { "prio" },     { "set" },    { "protocol" }, { "inner" },    { "iif" },
+	{ "ether" }, { "vlan" },     { "ip" },     { "ip6" },      { "proto" },    { "frag" },
+	{ "ttl" },   { "hoplimit" }, { "dscp" },   { "tcp" },      { "udp" },      { "th" },
+	{ "error" }, { "srh" },      { "geneve" }, { "vni" },      { "gtpu" },     { "mpls" },
+	{ "gre" },   { "pass" },     { "accept" }, { "drop" },     { "redirect" }, { "count" },
+	{ "mark" },  { "sample" },   { "limit" },
+};
+
+#define DYNPF_PROTO_NRESERVED \
+	(sizeof(dynpf_proto_reserved_words) / sizeof(dynpf_proto_reserved_words[0]))
+
+/* Is name (16 bytes, NUL-padded) one of them? Compared 8 bytes at a time. */
+dynpf_inline int dynpf_proto_reserved(const char *name)
+{
+	__u64 a0, a1, b0, b1;
+	__u32 i;
+
+	__builtin_memcpy(&a0, name, 8);
+	__builtin_memcpy(&a1, name + 8, 8);
+	for (i = 0; i < DYNPF_PROTO_NRESERVED; i++) {
+		__builtin_memcpy(&b0, dynpf_proto_reserved_words[i].s, 8);
+		__builtin_memcpy(&b1, dynpf_proto_reserved_words[i].s + 8, 8);
+		if (a0 == b0 && a1 == b1)
+			return 1;
+	}
+	return 0;
+}
+
 /* Does a declaration bind to something dynpf parses itself? */
 dynpf_inline int dynpf_proto_builtin(__u32 at, __u32 v)
 {
@@ -209,7 +249,7 @@ dynpf_inline int dynpf_proto_check(const struct dynpf_proto_desc *d, __u16 *fiel
 			return -EINVAL;
 		}
 	}
-	if (!end) /* no NUL: 16 characters */
+	if (!end || dynpf_proto_reserved(d->name)) /* no NUL: 16 characters */
 		return -EINVAL;
 	*field = DYNPF_F_PROTO_ID;
 	if (d->id >= DYNPF_MAX_PROTOS)

@@ -166,8 +166,8 @@ extern const struct val_kind lang_val_kinds[];
 
 /* match.c: one match, from its first word (cur) to its last. */
 int rp_match(struct rp *p);
-/* Is w the first word of a match keyword? */
-bool lang_is_match_word(const struct word *w);
+/* A match keyword whose first word in() does not hold, or NULL. */
+const char *lang_match_word_missing(int (*in)(const char *name));
 
 /*
  * proto.c: a `protocol` line, the current word `protocol`, into d, its id
@@ -176,6 +176,12 @@ bool lang_is_match_word(const struct word *w);
  */
 int lang_proto(struct rp *p, struct dynpf_proto_desc *d, const struct dynpf_proto_tab *known,
 	       const unsigned long *known_line);
+/*
+ * A word a rule starts with that dynpf_proto_reserved() (rules/protocheck.h)
+ * does not hold, or NULL: the list the drain checks names against is the
+ * language's.
+ */
+const char *lang_reserved_missing(void);
 /* The declared protocol w names in t: its id, or -1. */
 int lang_proto_find(const struct dynpf_proto_tab *t, const struct word *w);
 /* NAME option TYPE [missing | data ...]: a declared protocol's match (cur: NAME). */

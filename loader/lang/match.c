@@ -801,11 +801,21 @@ static const char *choices(const struct kw_find *f, char *buf, size_t size)
 	return buf;
 }
 
-bool lang_is_match_word(const struct word *w)
+const char *lang_match_word_missing(int (*in)(const char *name))
 {
-	struct kw_find f;
+	static char buf[DYNPF_PROTO_NAME_MAX];
 
-	return kw_first(&f, w);
+	for (size_t j = 0; j < NKW; j++) {
+		size_t n = strcspn(match_kws[j].words, " ");
+
+		if (n >= sizeof(buf))
+			return match_kws[j].words;
+		memset(buf, 0, sizeof(buf));
+		memcpy(buf, match_kws[j].words, n);
+		if (buf[0] != '@' && !in(buf))
+			return match_kws[j].words;
+	}
+	return NULL;
 }
 
 int rp_match(struct rp *p)

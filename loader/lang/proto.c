@@ -180,19 +180,29 @@ int lang_proto_find(const struct dynpf_proto_tab *t, const struct word *w)
 	return -1;
 }
 
-/* Is the name one the rule language gives a meaning already? */
+/* Is the name one a rule starts with (dynpf_proto_reserved(), the drain's too)? */
 static bool reserved(const struct word *w)
 {
-	static const char *const own[] = { "id", "prio", "set", "protocol", "accept" };
-	struct word first;
+	char name[DYNPF_PROTO_NAME_MAX] = {};
 
-	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
-		if (word_eq(w, own[i]))
-			return true;
-	if (nv_lookup(lang_actions, w) || nv_lookup(lang_settings, w))
-		return true;
-	first = *w;
-	return lang_is_match_word(&first);
+	if (w->len >= sizeof(name))
+		return false;
+	memcpy(name, w->p, w->len);
+	return dynpf_proto_reserved(name);
+}
+
+const char *lang_reserved_missing(void)
+{
+	static char buf[DYNPF_PROTO_NAME_MAX];
+	const struct name_val *v;
+
+	for (v = lang_actions; v->name; v++) {
+		snprintf(buf, sizeof(buf), "%s", v->name);
+		memset(buf + strlen(buf), 0, sizeof(buf) - strlen(buf));
+		if (!dynpf_proto_reserved(buf))
+			return v->name;
+	}
+	return lang_match_word_missing(dynpf_proto_reserved);
 }
 
 /* pad NUM[,NUM] */

@@ -12,6 +12,7 @@
 #include "protocheck.h"
 
 #include "lang.h"
+#include "lang/lang.h"
 #include "../lib/acme.h"
 
 /* d is refused, naming field. */
@@ -57,6 +58,9 @@ void test_proto_check(void)
 	REFUSED("uppercase name", PROTO_NAME, d_.name[1] = 'C');
 	REFUSED("a blank in a name", PROTO_NAME, d_.name[2] = ' ');
 	REFUSED("bytes after the NUL", PROTO_NAME, d_.name[9] = 'x');
+	REFUSED("a word a rule starts with", PROTO_NAME, memcpy(d_.name, "tcp\0", 4));
+	REFUSED("an action's name", PROTO_NAME, memcpy(d_.name, "drop", 4));
+	ACCEPTED("a name that only starts like one", memcpy(d_.name, "tcpx", 4));
 	REFUSED("id 8", PROTO_ID, d_.id = DYNPF_MAX_PROTOS);
 	REFUSED("at 0", PROTO_AT, d_.at = 0);
 	REFUSED("at 6", PROTO_AT, d_.at = DYNPF_PAT_MAX);
@@ -257,7 +261,10 @@ void test_proto_lang(void)
 	fails("protocol abcdefghijklmnop udp dport 7778 tlv type u8 length u8\n",
 	      "t.rules:1:10: expected a protocol name after 'protocol', got 'abcdefghijklmnop' (at most 15 characters)");
 	fails("protocol Acme udp dport 7778 tlv type u8 length u8\n",
-	      "t.rules:1:10: protocol 'Acme': field proto.name: a name is 1 to 15 characters, a lowercase letter then lowercase letters, digits, '-' or '_', and NUL bytes after it");
+	      "t.rules:1:10: protocol 'Acme': field proto.name: a name is 1 to 15 characters, a lowercase letter then lowercase letters, digits, '-' or '_', NUL bytes after it, and not a word a rule starts with (tcp, ip, drop, ...)");
+	/* The drain refuses what the language does: the words a rule starts with. */
+	CHECK("reserved words", !lang_reserved_missing(),
+	      "'%s' starts rules, not refused as a name", lang_reserved_missing());
 	fails(ACME "protocol acme udp dport 7778 tlv type u8 length u8\n",
 	      "t.rules:2:10: duplicate protocol 'acme': declared on line 1");
 	fails(ACME "protocol b udp dport 7777 tlv type u8 length u8\n",
