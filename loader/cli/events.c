@@ -21,6 +21,7 @@
 #include <pcap/pcap.h>
 
 #include "cli/cmds.h"
+#include "decltab.h"
 #include "dynpf/ctrl.h"
 #include "lib/log.h"
 #include "pcap/pcapng.h"
@@ -33,6 +34,32 @@ struct events_ctx {
 	long seen;
 	bool failed;
 };
+
+/*
+ * The declared protocols in force (the pinned dynpf_protos and
+ * dynpf_state), to name their layers and TLVs; none if they cannot be read
+ * (they are named proto<ID> then). Those of when events starts.
+ */
+static void events_protos(const char *pin_dir)
+{
+	static struct dynpf_proto_tab tab[2];
+	struct dynpf_state st;
+	char path[PATH_MAX];
+	__u32 zero = 0, one = 1;
+	int sfd, pfd;
+
+	snprintf(path, sizeof(path), "%s/dynpf_state", pin_dir);
+	sfd = bpf_obj_get(path);
+	snprintf(path, sizeof(path), "%s/dynpf_protos", pin_dir);
+	pfd = bpf_obj_get(path);
+	if (sfd >= 0 && pfd >= 0 && !bpf_map_lookup_elem(sfd, &zero, &st) &&
+	    !bpf_map_lookup_elem(pfd, &zero, &tab[0]) && !bpf_map_lookup_elem(pfd, &one, &tab[1]))
+		dynpf_pktfmt_protos(&tab[dynpf_proto_tab_cur(&tab[0], &tab[1], st.gen)]);
+	if (sfd >= 0)
+		close(sfd);
+	if (pfd >= 0)
+		close(pfd);
+}
 
 static int on_event(void *ctx, void *data, size_t size)
 {
@@ -145,6 +172,7 @@ int cmd_events(int argc, char **argv)
 			return dynpf_try_help("events");
 		}
 	}
+	events_protos(pin_dir);
 	snprintf(path, sizeof(path), "%s/dynpf_events", pin_dir);
 	fd = bpf_obj_get(path);
 	if (fd < 0) {
