@@ -109,13 +109,14 @@ struct dynpf_cursor {
 			     * hook (skb->vlan_proto, skb->vlan_tci); 0: none */
 	/*
 	 * Protocols declared at runtime (parsers/decl.h): the bindings the
-	 * side's declarations use (DYNPF_DECL_*; 0: none, or no rule needs
-	 * them: the parse looks for nothing), the side, the key of the binding
+	 * declarations in force use (DYNPF_DECL_*; 0: none, or no rule needs
+	 * them: the parse looks for nothing), the index of their table in
+	 * dynpf_protos (parsers/decltab.h), the key of the binding
 	 * a DYNPF_P_DECL layer is looked up by, and what that layer found (1 +
 	 * the protocol's id; 0: no declaration there, no layer).
 	 */
 	__u16 decl;
-	__u8 side;
+	__u8 tab_idx;
 	__u8 decl_id;
 	__u32 decl_key;
 #if !defined(__bpf__)

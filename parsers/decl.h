@@ -133,7 +133,7 @@ dynpf_inline int dynpf_decl_area_of(struct dynpf_cursor *c, const struct dynpf_p
 
 /*
  * Where the walk ended without an error, what a declared protocol may be
- * bound behind (decl: the bindings the side uses): the binding's key, or 0.
+ * bound behind (decl: the bindings the declarations use): the binding's key, or 0.
  * The last layer's payload is one dynpf does not parse: a UDP datagram on
  * a port that is no tunnel's, a TCP segment, an IP protocol it does not
  * know (not a later fragment), an ethertype it does not know.

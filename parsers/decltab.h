@@ -4,7 +4,8 @@
  * dynpf_proto_tab, include/dynpf/proto.h): in BPF the map dynpf_protos,
  * two tables, the one in force at a packet's generation and the one
  * before or after it (dynpf_decl_pick()), which the drain
- * (bpf/drain.bpf.c) writes as a transaction commits; natively the
+ * (bpf/drain.bpf.c) writes as a transaction that changes them commits;
+ * natively the
  * cursor's table, which the caller hands the native parse
  * (parsers/native.h).
  */
@@ -38,7 +39,7 @@ struct {
 
 dynpf_inline const struct dynpf_proto_tab *dynpf_decl_tab(const struct dynpf_cursor *c)
 {
-	__u32 k = c->side & 1;
+	__u32 k = c->tab_idx & 1;
 
 	return bpf_map_lookup_elem(&dynpf_protos, &k);
 }
@@ -48,7 +49,7 @@ dynpf_inline const struct dynpf_proto_tab *dynpf_decl_tab(const struct dynpf_cur
  * one in force the latest at or before gen (born <= gen, the larger born).
  * A commit that changes the declarations writes the other one, born at its
  * generation, only once no packet can still read it (bpf/drain.bpf.c). Its
- * index in c->side.
+ * index in c->tab_idx.
  */
 dynpf_inline const struct dynpf_proto_tab *dynpf_decl_pick(struct dynpf_cursor *c, __u64 gen)
 {
@@ -58,8 +59,8 @@ dynpf_inline const struct dynpf_proto_tab *dynpf_decl_pick(struct dynpf_cursor *
 
 	if (!t0 || !t1)
 		return NULL;
-	c->side = dynpf_proto_tab_cur(t0, t1, gen);
-	return c->side ? t1 : t0;
+	c->tab_idx = dynpf_proto_tab_cur(t0, t1, gen);
+	return c->tab_idx ? t1 : t0;
 }
 #else
 dynpf_inline const struct dynpf_proto_tab *dynpf_decl_tab(const struct dynpf_cursor *c)

@@ -232,7 +232,7 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 
 /*
  * After the walk, the protocols declared at runtime (parsers/decl.h), when
- * the side has some a rule needs; the walk itself knows nothing of them, so
+ * some are declared and a rule needs them; the walk itself knows nothing of them, so
  * a packet parsed with no declaration pays one test, and the per-layer
  * paths are those of the walk without declarations.
  *

@@ -17,7 +17,7 @@ void dynpf_parse_native_offload(const __u8 *data, __u32 len, __u16 tpid, __u16 t
 
 /*
  * The same, with the protocols declared in tab (NULL: none), as the BPF
- * programs parse with a side's declarations while they trace (every
+ * programs parse with the declarations in force while they trace (every
  * declared protocol walked).
  */
 void dynpf_parse_native_decl(const __u8 *data, __u32 len, __u16 tpid, __u16 tci,

@@ -298,9 +298,10 @@ static int run_rules(struct bench_ctx *b, struct bench_rules_cfg *rc, struct ben
 
 /*
  * The protocol declared by text (a `protocol` line; NULL: none) in both
- * sides of s's rule set, as a commit would leave it, and the parse told to
- * walk it (DYNPF_NEED_DECL): only while a shape that has one runs, so the
- * others run with none. 0 or -errno (said).
+ * tables of s's rule set, and the parse told to walk it (DYNPF_PUB_DECL, as
+ * a commit publishes it while a rule tests one), with the whole parse:
+ * only while a shape that has one runs, so the others run with none. 0 or
+ * -errno (said).
  */
 static int bench_declare(struct dynpf_bpf *s, const char *text)
 {
@@ -320,7 +321,8 @@ static int bench_declare(struct dynpf_bpf *s, const char *text)
 	if (!err)
 		err = bpf_map_lookup_elem(bpf_map__fd(s->maps.dynpf_state), &zero, &st);
 	if (!err) {
-		st.needs[0] = st.needs[1] = DYNPF_NEED_FULL | (text ? DYNPF_NEED_DECL : 0);
+		st.pub = (st.pub & ~(__u64)DYNPF_PUB_DECL) | DYNPF_NEED_FULL |
+			 (text ? DYNPF_PUB_DECL : 0);
 		err = bpf_map_update_elem(bpf_map__fd(s->maps.dynpf_state), &zero, &st, 0);
 	}
 	dynpf_ruleset_free(&rs);
