@@ -247,6 +247,9 @@ ids_before=$(prog_ids)
 check "rule add protocol: declared in the running daemon" "$DYNPF" rule add protocol acme \
 	udp dport 7777 header 8 tlv type u8 length u8 includes-header pad 0
 check "a rule on its TLVs" "$DYNPF" rule add id 11 prio 1 acme option 5 data 0:2 0x0102 drop
+check "rules apply: a rule on its TLVs too" sh -c \
+	'echo "rule add id 12 prio 2 acme option 9 count" | "$1" rules apply - | grep -q "^ok "' \
+	sh "$DYNPF"
 send_acme 4 0102ff
 send_acme 3 0103ff
 # XDP drops the 4 whose TLV 5 starts 01 02 (TC never sees them); the 3 others pass.
