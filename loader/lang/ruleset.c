@@ -172,18 +172,28 @@ static char *join_words(int nwords, char *const *words, size_t *n, struct dynpf_
 	return s;
 }
 
+/* The words as line 1 of the command line, in p (r its rule): the text, to free; NULL: no memory. */
+static char *words_line(struct rp *p, int nwords, char *const *words, struct dynpf_rule *r,
+			struct dynpf_rule_err *err)
+{
+	size_t n;
+	char *s = join_words(nwords, words, &n, err);
+
+	if (s)
+		rp_init(p, DYNPF_RULE_CMDLINE, 1, s, n, r, err);
+	return s;
+}
+
 int dynpf_rule_parse_words_p(struct dynpf_rule *r, int nwords, char *const *words,
 			     const struct dynpf_rule_ids *taken,
 			     const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err)
 {
 	struct rp p;
-	size_t n;
-	char *s = join_words(nwords, words, &n, err);
+	char *s = words_line(&p, nwords, words, r, err);
 	int e;
 
 	if (!s)
 		return -ENOMEM;
-	rp_init(&p, DYNPF_RULE_CMDLINE, 1, s, n, r, err);
 	p.protos = protos;
 	e = rule(&p, taken, 1);
 	free(s);
@@ -248,13 +258,11 @@ int dynpf_proto_parse_words(struct dynpf_proto_desc *d, int nwords, char *const 
 {
 	struct dynpf_rule r;
 	struct rp p;
-	size_t n;
-	char *s = join_words(nwords, words, &n, err);
+	char *s = words_line(&p, nwords, words, &r, err);
 	int e;
 
 	if (!s)
 		return -ENOMEM;
-	rp_init(&p, DYNPF_RULE_CMDLINE, 1, s, n, &r, err);
 	e = declaration(&p, d, known, NULL);
 	free(s);
 	return e;
