@@ -665,7 +665,7 @@ t_err "--mode without an interface" 2 "--mode, --mtu, --peer and --xdp-prog need
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --mode tc
 t_err "bad --mode" 2 "--mode xdpdrv: expected xdp, xdp-generic or tc" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --mode xdpdrv
-t_err "--hook with --testbed" 2 "--hook, --xdp-linear and --rules are for test runs: not with --testbed" \
+t_err "--hook with --testbed" 2 "--hook, --xdp-linear, --rules and --check-decl are for test runs: not with --testbed" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --hook tc
 t_err "--iface of a missing interface" 2 "--iface nonexistent0: no such interface" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --iface nonexistent0
