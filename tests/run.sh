@@ -96,9 +96,9 @@ section "fuzzing: a short run of each libFuzzer target (make fuzz runs them long
 # From the seeds alone; then the regression inputs (fuzz/regress/); for the
 # parsers, every input made through BPF_PROG_TEST_RUN against the native parse.
 for f in parse rules ctrlmsg request; do
-	t "fuzz $f: 15 s without a finding, its regression inputs" \
+	t "fuzz $f: 10 s without a finding, its regression inputs" \
 		env FUZZ_BIN=.output-fuzz FUZZ_OUT="$OUT/fuzz" BUILD="$BUILD" \
-		scripts/fuzz.sh smoke 15 "$f"
+		scripts/fuzz.sh smoke 10 "$f"
 done
 
 section "bash completion"
