@@ -217,56 +217,130 @@ DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u
 }
 
 /*
- * The fields dynpf_quick_reject() tests exactly as dynpf_rule_match() does:
- * a rule that tests nothing else is decided inline, without the call (the
- * catch-all, "tcp dport 22", "udp", "tcp flags syn / syn,ack").
+ * The fields dynpf_quick() tests exactly as dynpf_rule_match() does: a rule
+ * that tests nothing else, and at most one TLV and one value test of the
+ * kinds dynpf_quick_tlv() and dynpf_quick_val() decide, is decided inline,
+ * without the call (the catch-all, "tcp dport 22", "udp", "tcp flags syn /
+ * syn,ack", "ip6 exthdr routing", "tcp option mss missing", "tcp mss 1-535").
  */
 #define DYNPF_QUICK_FIELDS                                                               \
 	(DYNPF_M_IFINDEX | DYNPF_M_FAMILY | DYNPF_M_PROTO | DYNPF_M_TTL | DYNPF_M_DSCP | \
 	 DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)
 
+/* dynpf_quick()'s answers. */
+enum {
+	DYNPF_Q_MATCH = 0, /* the rule matches */
+	DYNPF_Q_FAIL,      /* it does not */
+	DYNPF_Q_ASK,       /* no rejection inline: dynpf_rule_match() decides */
+};
+
 /*
- * Rejections dynpf_rule_match() would make on the commonest fields,
- * checked inline: most candidates that fail, fail here, without the call.
- * Each test mirrors one in dynpf_rule_match(); a rule it lets through is
- * matched whole, unless it tests only DYNPF_QUICK_FIELDS.
+ * A TLV test, inline, as dynpf_tlv_present() makes it, where the parse
+ * summarised the answer: a built-in family whose types are 8 bits (its
+ * bitmap of types seen is exact; not Geneve's), or an IPv6 extension header
+ * of stack s. DYNPF_Q_ASK for the others.
  */
-static __always_inline int dynpf_quick_reject(const struct dynpf_rule *r,
-					      const struct dynpf_cls_scratch *cs,
-					      const struct dynpf_pkt *p)
+static __always_inline int dynpf_quick_tlv(const struct dynpf_tlv_test *t,
+					   const struct dynpf_pkt *p, const struct dynpf_quick *q,
+					   __u32 s)
 {
-	const struct dynpf_quick *q = &cs->q[r->m.stack & 1];
+	__u32 f = t->family, type = t->type, present, e;
+
+	if (f == DYNPF_TT_EXT) {
+		e = dynpf_ext_of_ipproto(type);
+		present = e && q->l3 == 6 &&
+			  (p->st[s & 1].ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
+	} else if (f < DYNPF_TLV_NFAM && f != DYNPF_TLV_GENEVE_OPT) {
+		present = (p->tlv[f].seen[(type >> 6) & 3] >> (type & 63)) & 1;
+	} else {
+		return DYNPF_Q_ASK;
+	}
+	return !!present == t->neg ? DYNPF_Q_FAIL : DYNPF_Q_MATCH;
+}
+
+/* A value test, inline, as dynpf_pkt_val() makes it: the TCP MSS and window scale. */
+static __always_inline int dynpf_quick_val(const struct dynpf_val_test *t,
+					   const struct dynpf_pkt *p, const struct dynpf_quick *q,
+					   __u32 s)
+{
+	const struct dynpf_l4 *l4 = &p->st[s & 1].l4;
+	__u32 val;
+
+	switch (t->field) {
+	case DYNPF_V_MSS:
+		if (!q->tcp || !(l4->opts & DYNPF_TCPO_MSS))
+			return DYNPF_Q_FAIL;
+		val = l4->mss;
+		break;
+	case DYNPF_V_WSCALE:
+		if (!q->tcp || !(l4->opts & DYNPF_TCPO_WSCALE))
+			return DYNPF_Q_FAIL;
+		val = l4->wscale;
+		break;
+	default:
+		return DYNPF_Q_ASK;
+	}
+	return val < t->lo || val > t->hi ? DYNPF_Q_FAIL : DYNPF_Q_MATCH;
+}
+
+/*
+ * What dynpf_rule_match() would say on the commonest fields, inline: most
+ * candidates that fail, fail here, without the call (a call and its return
+ * cost about 12 ns here). Each test mirrors one in dynpf_rule_match();
+ * DYNPF_Q_ASK when the rule tests more than this can decide.
+ */
+static __always_inline int dynpf_quick(const struct dynpf_rule *r,
+				       const struct dynpf_cls_scratch *cs,
+				       const struct dynpf_pkt *p)
+{
+	__u32 s = r->m.stack & 1;
+	const struct dynpf_quick *q = &cs->q[s];
 	__u32 f = r->m.fields;
+	int t = DYNPF_Q_MATCH, v = DYNPF_Q_MATCH;
 
 	if ((f & DYNPF_M_IFINDEX) && p->ifindex != r->m.ifindex)
-		return 1;
+		return DYNPF_Q_FAIL;
 	if (f & (DYNPF_M_FAMILY | DYNPF_M_PROTO)) {
 		if (!q->l3)
-			return 1;
+			return DYNPF_Q_FAIL;
 		if ((f & DYNPF_M_FAMILY) && q->l3 != r->m.family)
-			return 1;
+			return DYNPF_Q_FAIL;
 		if ((f & DYNPF_M_PROTO) && q->proto != r->m.proto)
-			return 1;
+			return DYNPF_Q_FAIL;
 	}
 	if (f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) {
 		if (!q->ports)
-			return 1;
+			return DYNPF_Q_FAIL;
 		if ((f & DYNPF_M_SPORT) && (q->sport < r->m.sport_lo || q->sport > r->m.sport_hi))
-			return 1;
+			return DYNPF_Q_FAIL;
 		if ((f & DYNPF_M_DPORT) && (q->dport < r->m.dport_lo || q->dport > r->m.dport_hi))
-			return 1;
+			return DYNPF_Q_FAIL;
 	}
 	if ((f & DYNPF_M_TCP_FLAGS) &&
 	    (!q->tcp || (q->flags & r->m.tcp_flags_mask) != r->m.tcp_flags))
-		return 1;
+		return DYNPF_Q_FAIL;
 	if ((f & DYNPF_M_TTL) && (!q->l3 || q->ttl < r->m.ttl_lo || q->ttl > r->m.ttl_hi))
-		return 1;
+		return DYNPF_Q_FAIL;
 	if ((f & DYNPF_M_DSCP) && (!q->l3 || q->dscp != r->m.dscp))
-		return 1;
-	return 0;
+		return DYNPF_Q_FAIL;
+	/* The first TLV and value tests: "tcp option mss missing" and "ip6
+	 * exthdr routing" fail here for most packets that reach them. */
+	if (r->m.ntlv) {
+		t = dynpf_quick_tlv(&r->m.tlv[0], p, q, s);
+		if (t == DYNPF_Q_FAIL)
+			return DYNPF_Q_FAIL;
+	}
+	if (r->m.nval) {
+		v = dynpf_quick_val(&r->m.val[0], p, q, s);
+		if (v == DYNPF_Q_FAIL)
+			return DYNPF_Q_FAIL;
+	}
+	if ((f & ~DYNPF_QUICK_FIELDS) || r->m.ntlv > 1 || r->m.nval > 1 || t || v)
+		return DYNPF_Q_ASK;
+	return DYNPF_Q_MATCH;
 }
 
-/* The quick fields of stack s (dynpf_quick_reject()). */
+/* The quick fields of stack s (dynpf_quick()). */
 static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
 					     const struct dynpf_pkt *p, __u32 s)
 {
@@ -297,6 +371,7 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 					    struct dynpf_rule_ent **ep)
 {
 	struct dynpf_rule_ent *e = dynpf_ent(idx);
+	int q;
 
 	*ep = e;
 	if (!e || !dynpf_before(e->r.prio, e->r.id, cs->best_prio, cs->best))
@@ -305,9 +380,9 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 		return 1; /* another key in the bucket */
 	/* Life is tested after the inline rejections: most entries a key
 	 * meets fail one of them, and then life does not matter. */
-	if (!dynpf_quick_reject(&e->r, cs, p) && dynpf_ent_alive(e, cs->gen) &&
-	    ((!(e->r.m.fields & ~DYNPF_QUICK_FIELDS) && !e->r.m.ntlv && !e->r.m.nval) ||
-	     dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
+	q = dynpf_quick(&e->r, cs, p);
+	if (q != DYNPF_Q_FAIL && dynpf_ent_alive(e, cs->gen) &&
+	    (q == DYNPF_Q_MATCH || dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
 		if (e->terminal) {
 			cs->best = e->r.id;
 			cs->best_prio = e->r.prio;
