@@ -208,14 +208,25 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 	return 0;
 }
 
+/*
+ * Copy a slice of the packet's first bytes into the window, 8 bytes a load
+ * and a store: the slice is a void pointer, so clang would copy it a byte
+ * at a time (a 74-byte SYN: 148 instructions). The alignment is a promise
+ * about speed, not correctness: an XDP frame starts 8-byte aligned (after
+ * its 256-byte headroom), an skb's data at least 2-byte aligned, and the
+ * CPUs dynpf runs on (x86-64, arm64) load unaligned words at full speed.
+ */
+#define dynpf_win_copy(dst, src, n) \
+	__builtin_memcpy(__builtin_assume_aligned(dst, 8), __builtin_assume_aligned(src, 8), n)
+
 /* One case of dynpf_cur_init()'s ladder: a slice of exactly n bytes, copied. */
-#define DYNPF_WIN_FILL(n)                                \
-	case n:                                          \
-		w = bpf_dynptr_slice(dp, 0, NULL, n);    \
-		if (w) {                                 \
-			__builtin_memcpy(area->b, w, n); \
-			area->wlen = n;                  \
-		}                                        \
+#define DYNPF_WIN_FILL(n)                              \
+	case n:                                        \
+		w = bpf_dynptr_slice(dp, 0, NULL, n);  \
+		if (w) {                               \
+			dynpf_win_copy(area->b, w, n); \
+			area->wlen = n;                \
+		}                                      \
 		break;
 /* Eight cases at once (clang-format does not settle on a layout for them). */
 /* clang-format off */
@@ -259,7 +270,7 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 	if (len >= DYNPF_WIN) {
 		w = bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN);
 		if (w) {
-			__builtin_memcpy(area->b, w, DYNPF_WIN);
+			dynpf_win_copy(area->b, w, DYNPF_WIN);
 			area->wlen = DYNPF_WIN;
 		}
 	} else {

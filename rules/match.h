@@ -62,9 +62,10 @@ struct dynpf_cls_stack {
 	__u8 pad[2];
 };
 
+/* 8-byte aligned: cleared by two 64-bit stores, not 16 byte stores (BPF). */
 struct dynpf_cls_view {
 	struct dynpf_cls_stack s[DYNPF_MAX_STACKS];
-};
+} __attribute__((aligned(8)));
 
 #define DYNPF_NERRORS 8 /* DYNPF_E_OK .. DYNPF_E_BAD_HDR */
 
@@ -167,12 +168,14 @@ dynpf_inline void dynpf_pkt_key(struct dynpf_key *k, const struct dynpf_pkt *p,
 	if (cs->l3) {
 		k->family = cs->l3;
 		k->proto = cs->proto;
-		__builtin_memcpy(k->src, st->l3.saddr, 16);
-		__builtin_memcpy(k->dst, st->l3.daddr, 16);
+		/* Only an IPv4 address's 4 bytes: the rest stays 0 (copied
+		 * whole then cleared, clang cleared them a byte at a time). */
 		if (cs->l3 == 4) {
-			/* Only the first 4 bytes are the address. */
-			__builtin_memset(k->src + 4, 0, 12);
-			__builtin_memset(k->dst + 4, 0, 12);
+			__builtin_memcpy(k->src, st->l3.saddr, 4);
+			__builtin_memcpy(k->dst, st->l3.daddr, 4);
+		} else {
+			__builtin_memcpy(k->src, st->l3.saddr, 16);
+			__builtin_memcpy(k->dst, st->l3.daddr, 16);
 		}
 	}
 	if (dynpf_has_ports(cs->l4)) {
