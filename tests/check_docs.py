@@ -146,7 +146,7 @@ require('rule keyword', words, {'dynpf-rules(7)': pages['dynpf-rules.7']})
 require('control-channel error', ctrl_errs, {'dynpf-rules(7)': pages['dynpf-rules.7']})
 
 # The known differences from tshark: the keys of DIFFERENCES, the keys the
-# comparison skips or sides with (known(), documented()), and the lines of
+# comparisons skip or side with (known(), documented(), excluded()), and the lines of
 # docs/parsing.md's section, one key each, are the same.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tshark.policy import DIFFERENCES  # noqa: E402
@@ -158,7 +158,7 @@ lines = re.findall(r'^- `([a-z0-9_]+)`: \S', sect, re.M)
 used = set()
 for f in os.listdir('tests/tshark'):
     if f.endswith('.py'):
-        used.update(re.findall(r'\b(?:known|documented)\((?:c, )?"([a-z0-9_]+)"',
+        used.update(re.findall(r'\b(?:known|documented|excluded)\((?:c, )?"([a-z0-9_]+)"',
                                read(os.path.join('tests/tshark', f))))
 if not lines:
     bad.append('docs/parsing.md: no section "Where dynpf and tshark differ" listing keys')

@@ -110,10 +110,10 @@ beside it (tshark/__init__.py says which module does what).
 """
 import argparse
 import os
-import shutil
 import sys
 
 from tshark.compare import compare_capture
+from tshark.run import find_tools
 
 
 def main(argv):
@@ -129,14 +129,8 @@ def main(argv):
     ap.add_argument("captures", nargs="+", metavar="CAPTURE.pcap")
     a = ap.parse_args(argv)
 
-    tshark = shutil.which(a.tshark)
+    tshark = find_tools(a.tshark, a.dynpf)
     if tshark is None:
-        print("error: tshark not found (%s); install tshark" % a.tshark,
-              file=sys.stderr)
-        return 2
-    if not (os.path.isfile(a.dynpf) and os.access(a.dynpf, os.X_OK)):
-        print("error: dynpf binary not found or not executable: %s "
-              "(build it with make)" % a.dynpf, file=sys.stderr)
         return 2
     for cap in a.captures:
         if not os.path.isfile(cap):

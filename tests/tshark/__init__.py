@@ -16,4 +16,6 @@ says what is compared and how). The modules, in the order data flows:
                against tshark's flags
   compare.py   a capture, packet by packet and stack by stack
   report.py    each field compared or skipped; the mismatches printed
+  bytes.py     byte tests against display filters (tests/tshark_bytes.py):
+               pairs of a rule and a filter, the packets each selects
 """

@@ -58,6 +58,18 @@ DIFFERENCES = {
     "icmp_unknown_type": "ICMP of a type tshark does not know: it reads 4 "
                          "bytes",
     "srh_tlvs": "tshark 4.0 does not dissect SRH TLVs",
+    "ip6_opt_header": "an IPv6 option type in both a hop-by-hop and a "
+                      "destination options header: a display filter cannot "
+                      "tie tshark's ipv6.opt to its header",
+    "option_len_for_type": "an option of a length wrong for its type: dynpf "
+                           "tests its bytes by its length, tshark decodes "
+                           "no value from it",
+    "stops_at_error": "dynpf stops at a header it finds bad: no byte test "
+                      "holds on what follows; tshark dissects on",
+    "gre_payload": "a GRE payload dynpf does not parse (version 1, other "
+                   "protocols): its walk ends; tshark dissects it",
+    "tshark_threw": "tshark threw (Malformed Packet): nothing after the "
+                    "point where it stopped",
     "tpid_9100": "TPID 0x9100: a tag to tshark, an unknown ethertype to "
                  "dynpf",
     "checksums": "checksums are not verified (tshark's checks are off)",

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """Running the two tools on a capture: tshark's packets, dynpf's records."""
 import json
+import os
+import shutil
 import subprocess
+import sys
 
 from .jsonobj import Obj, get
 from .policy import documented
@@ -69,3 +72,17 @@ def run_dynpf(dynpf, cap):
         raise RuntimeError("%s parse -j %s failed (exit %d): %s"
                            % (dynpf, cap, r.returncode, r.stderr.strip()))
     return recs
+
+
+def find_tools(tshark, dynpf):
+    """tshark's path, or None after saying which of the two is missing."""
+    path = shutil.which(tshark)
+    if path is None:
+        print("error: tshark not found (%s); install tshark" % tshark,
+              file=sys.stderr)
+        return None
+    if not (os.path.isfile(dynpf) and os.access(dynpf, os.X_OK)):
+        print("error: dynpf binary not found or not executable: %s "
+              "(build it with make)" % dynpf, file=sys.stderr)
+        return None
+    return path
