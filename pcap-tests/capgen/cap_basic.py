@@ -336,4 +336,8 @@ def cap_tcp_options():
          NOP, NOP], flags=SYN, v6=True)
     pkt("IPv6/TCP, SACK 4 blocks", [NOP, NOP, SACK(*blk)], v6=True,
         data=rbytes(100))
+    # Last, so that the frames before it stay as they were.
+    pkt("experimental kind 253 len 8 (RFC 6994: ExID 0xf989, 4 data bytes)",
+        [bytes([253, 8, 0xf9, 0x89, 0x12, 0x34, 0x56, 0x78])],
+        data=text_payload(12))
     return c

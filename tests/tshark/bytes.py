@@ -160,6 +160,10 @@ def srh_not_first(typ):
 PAIRS = [
     ("tcp option 254 data 0:2 0xf989",
      "tcp.options.experimental[0:1,2:2] == fe:f9:89", []),
+    ("tcp option 253 data 0:2 0xf989",
+     "tcp.options.experimental[0:1,2:2] == fd:f9:89", []),
+    ("tcp option 253 data 2:4 0x12345678",
+     "tcp.options.experimental[0:1,4:4] == fd:12:34:56:78", []),
     ("tcp option 254 data 2:2 0xaabb",
      "tcp.options.experimental[0:1,4:2] == fe:aa:bb", []),
     ("tcp option mss data 0:2 0x0500/0xff00",
