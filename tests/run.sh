@@ -685,9 +685,11 @@ if command -v tshark >/dev/null; then
 	t "tshark on the mutations" python3 tests/tshark_compare.py --dynpf "$DYNPF" \
 		"$OUT/mutations.pcap"
 	# Byte tests (docs/rules.md): each rule of tests/tshark/bytes.py counts
-	# the frames a display filter meaning the same thing selects.
-	t "tshark: byte tests count what display filters select" \
-		python3 tests/tshark_bytes.py --dynpf "$DYNPF" "${CAPS[@]}"
+	# the frames a display filter meaning the same thing selects; the
+	# captures and both mutation sets in one replay and one tshark pass.
+	t "tshark: byte tests count what display filters select (captures, mutations)" \
+		python3 tests/tshark_bytes.py --dynpf "$DYNPF" "${CAPS[@]}" \
+		"$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
 else
 	sk "tshark comparison" "tshark not installed: make deps"
 fi

@@ -68,6 +68,8 @@ DIFFERENCES = {
                       "holds on what follows; tshark dissects on",
     "gre_payload": "a GRE payload dynpf does not parse (version 1, other "
                    "protocols): its walk ends; tshark dissects it",
+    "tshark_no_tap": "tshark runs no tap on the frame (an exception in an "
+                     "ICMP error's quoted packet): its filters say nothing",
     "tshark_threw": "tshark threw (Malformed Packet): nothing after the "
                     "point where it stopped",
     "tpid_9100": "TPID 0x9100: a tag to tshark, an unknown ethertype to "
