@@ -48,7 +48,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			CHECK(rerr.msg[0], "a refused rule without a message");
 		break;
 	case DYNPF_REQ_RULE_DEL:
-		CHECK(r.id > 0 && r.id < DYNPF_MAX_RULES, "rule-del id %u", r.id);
+		if (r.proto)
+			CHECK(r.proto[0] && strlen(r.proto) < DYNPF_PROTO_NAME_MAX && !r.id,
+			      "rule-del protocol");
+		else
+			CHECK(r.id > 0 && r.id < DYNPF_MAX_RULES, "rule-del id %u", r.id);
 		break;
 	case DYNPF_REQ_RULES_APPLY:
 		CHECK(r.lines && r.nlines > 0 && r.nlines <= DYNPF_REQ_MAX_LINES && r.name &&
@@ -62,7 +66,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					       strlen(r.lines[i]), &taken, NULL, &rerr))
 				CHECK(rerr.msg[0], "a refused change without a message");
 			else
-				CHECK(c.kind <= DYNPF_CHANGE_DEL, "change kind %d", c.kind);
+				CHECK(c.kind <= DYNPF_CHANGE_PROTO_ADD, "change kind %d", c.kind);
 		}
 		break;
 	case DYNPF_REQ_ATTACH:

@@ -227,18 +227,18 @@ check "and the set is as saved" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF"
 # no program reloaded (their ids stay), a rule on its TLVs decides datagrams
 # on the wire, rules save prints it first and loads back, and a set without
 # it takes it away.
-# send_acme COUNT HEX: UDP datagrams to 7777 from va to vb: acme's 8-byte
-# header, then one TLV of type 5 whose data are the bytes HEX.
+# send_acme COUNT HEX [PORT]: UDP datagrams to PORT (7777) from va to vb:
+# acme's 8-byte header, then one TLV of type 5 whose data are the bytes HEX.
 send_acme() {
-	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" <<'EOF' >/dev/null 2>&1
+	ip netns exec "$NS" /usr/bin/python3 - "$1" "$2" "${3:-7777}" <<'EOF' >/dev/null 2>&1
 import sys
 from scapy.all import Ether, IP, UDP, Raw, sendp
 from scapy.config import conf
 conf.verb = 0
-n, data = int(sys.argv[1]), bytes.fromhex(sys.argv[2])
+n, data, port = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), int(sys.argv[3])
 acme = bytes(8) + bytes([5, 2 + len(data)]) + data
 pkt = Ether(dst="02:00:00:00:00:02") / IP(src="198.18.0.1", dst="198.18.0.2") / \
-    UDP(sport=40000, dport=7777) / Raw(acme)
+    UDP(sport=40000, dport=port) / Raw(acme)
 sendp([pkt] * n, iface="va")
 EOF
 }
@@ -265,6 +265,43 @@ check "a declaration the check refuses names the member, in the drain's words" s
 check "a rule on a protocol not declared is an error" sh -c \
 	'"$1" rule add nosuch option 5 drop 2>&1 | grep -q "expected a match or an action"' \
 	sh "$DYNPF"
+# Deleting a declaration: refused in the drain's words while a rule tests
+# it, naming the rules; `rules apply` declares (a rule on it in the same
+# batch deciding datagrams on the wire) and deletes as `rule` does.
+check "rule del protocol: refused while rules test it, naming them" sh -c \
+	'! "$1" rule del protocol acme >"$2/dt.log" 2>&1 &&
+	 grep -q "field proto.id: a rule tests it: delete the rules first (rules 11, 12 test it)" \
+		"$2/dt.log" && "$1" rules save | grep -q "^protocol acme "' sh "$DYNPF" "$OUT"
+check "rule del protocol: a name not declared" sh -c \
+	'"$1" rule del protocol nosuch 2>&1 | grep -q "protocol .nosuch.: no such protocol"' \
+	sh "$DYNPF"
+check "rules apply --batch: a declaration and a rule on it" sh -c \
+	'printf "%s\n" "rule add protocol beta udp dport 7778 header 8 tlv type u8 length u8 includes-header" \
+		"rule add id 13 prio 3 beta option 5 data 0:1 0x01 drop" |
+	 "$1" rules apply --batch - | grep -q "^ok <stdin>:1-2: rule 13 added, protocol beta declared, "' \
+	sh "$DYNPF"
+send_acme 3 01ff 7778
+send_acme 2 02ff 7778
+want_packets "and the rule on it drops what its TLV says, on the wire" 13 3
+check "rules apply: rule del protocol refused while rule 13 tests it, then deleted with it" sh -c \
+	'printf "%s\n" "rule del protocol beta" "" "rule del 13" "rule del protocol beta" |
+	 "$1" rules apply --batch - >"$2/dt.log"
+	 grep -q "^error <stdin>:1: proto-del of protocol .beta. refused: field proto.id: a rule tests it: delete the rules first (rule 13 tests it)" "$2/dt.log" &&
+	 grep -q "^ok <stdin>:3-4: rule 13 deleted, protocol beta deleted, " "$2/dt.log" &&
+	 ! "$1" rules save | grep -q beta' sh "$DYNPF" "$OUT"
+check "rules apply: a batch refused as it is read takes its declaration back" sh -c \
+	'printf "%s\n" "rule add protocol gamma ip proto 253 tlv type u8 length u8" \
+		"rule add gamma option 300 drop" "" "rule add gamma option 5 drop" |
+	 "$1" rules apply --batch - >"$2/dt.log"
+	 grep -q "^error <stdin>:2:.*300" "$2/dt.log" && grep -q "^error <stdin>:4:10: .*gamma" "$2/dt.log" &&
+	 ! "$1" rules save | grep -q gamma' sh "$DYNPF" "$OUT"
+check "rule del protocol: deleted once its rules are" sh -c \
+	'"$1" rule del 11 && "$1" rule del 12 && "$1" rule del protocol acme | grep -q "^protocol acme deleted, generation " &&
+	 ! "$1" rules save | grep -q acme' sh "$DYNPF"
+check "rules apply: declared again, with its rule" sh -c \
+	'printf "%s\n" "rule add protocol acme udp dport 7777 header 8 tlv type u8 length u8 includes-header pad 0" \
+		"rule add id 11 prio 1 acme option 5 data 0:2 0x0102 drop" | "$1" rules apply - |
+	 grep -c "^ok " | grep -qx 2' sh "$DYNPF"
 check "a set without it takes it away, with its rule" sh -c \
 	'"$1" rules load "$2" && ! "$1" rules save | grep -q "acme"' sh "$DYNPF" "$OUT/dt.saved"
 send_acme 2 0102ff

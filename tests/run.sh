@@ -111,6 +111,9 @@ done' sh "$DYNPF"
 t "completion: rules subcommands" bash -c '
 source configs/dynpf.bash-completion
 COMP_WORDS=(dynpf rules ""); COMP_CWORD=2; _dynpf; [ "${COMPREPLY[*]}" = "check load save apply" ]'
+t "completion: rule del protocol" bash -c '
+source configs/dynpf.bash-completion
+COMP_WORDS=(dynpf rule del p); COMP_CWORD=3; _dynpf; [ "${COMPREPLY[*]}" = "protocol" ]'
 
 section "the daemon's configuration"
 t "configs/dynpf.conf is valid" "$DYNPF" daemon --check-config --config configs/dynpf.conf

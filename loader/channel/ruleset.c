@@ -43,12 +43,7 @@ struct sent {
 			p_err(__VA_ARGS__);                    \
 	} while (0)
 
-/*
- * Why a declaration's message was refused: what the member the ack names
- * must be (dynpf_proto_why(), the text `rules check` gives), or what the
- * error says of the rule set's state.
- */
-static const char *proto_refusal(const struct dynpf_ack *a)
+const char *dynpf_proto_refusal(const struct dynpf_ack *a)
 {
 	const char *why = dynpf_proto_why(a->field);
 
@@ -138,7 +133,7 @@ int dynpf_ruleset_apply(struct dynpf_ctrl *c, const struct dynpf_ruleset *rs, co
 				APPLY_ERR("%s:%lu: %s of protocol '%.15s' refused: field %s: %s",
 					  file, sent[i].line, dynpf_msg_name(a->a.type),
 					  sent[i].proto, dynpf_field_name(a->a.field),
-					  proto_refusal(&a->a));
+					  dynpf_proto_refusal(&a->a));
 			else
 				APPLY_ERR("%s:%lu: %s refused: field %s: %s", file, sent[i].line,
 					  dynpf_msg_name(a->a.type), dynpf_field_name(a->a.field),

@@ -14,6 +14,14 @@
 #include "lang/rules_lang.h"
 
 /*
+ * Why the drain refused a declaration's message (PROTO_ADD, PROTO_DEL), in
+ * words: what the member the ack names must be (dynpf_proto_why(), the
+ * text `rules check` gives), or what the error says of the rule set's
+ * state ("a rule tests it: delete the rules first").
+ */
+const char *dynpf_proto_refusal(const struct dynpf_ack *a);
+
+/*
  * Load rs through the control channel as one transaction; with old (the
  * active set, from dynpf_ruleset_read), in place of it: old's rules are
  * deleted and the settings rs does not give go back to their defaults, in

@@ -10,10 +10,13 @@
 
 static void rule_usage(FILE *f)
 {
-	fprintf(f, "Usage: dynpf rule add WORDS...   add one rule (docs/rules.md), or declare a\n"
-		   "                                 protocol: rule add protocol NAME ...\n"
-		   "       dynpf rule del ID         delete rule ID\n"
-		   "       dynpf rule list           the active rules, normalized\n");
+	fprintf(f,
+		"Usage: dynpf rule add WORDS...   add one rule (docs/rules.md), or declare a\n"
+		"                                 protocol: rule add protocol NAME ...\n"
+		"       dynpf rule del ID         delete rule ID\n"
+		"       dynpf rule del protocol NAME\n"
+		"                                 delete a declared protocol (no rule may test it)\n"
+		"       dynpf rule list           the active rules, normalized\n");
 }
 
 static void rule_added(json_object *rep, const void *arg)
@@ -33,8 +36,13 @@ static void rule_added(json_object *rep, const void *arg)
 
 static void rule_deleted(json_object *rep, const void *id)
 {
-	printf("rule %ld deleted, generation %lld\n", *(const long *)id,
-	       (long long)json_object_get_int64(jget(rep, "generation")));
+	if (jget(rep, "protocol"))
+		printf("protocol %s deleted, generation %lld\n",
+		       json_object_get_string(jget(rep, "protocol")),
+		       (long long)json_object_get_int64(jget(rep, "generation")));
+	else
+		printf("rule %ld deleted, generation %lld\n", *(const long *)id,
+		       (long long)json_object_get_int64(jget(rep, "generation")));
 }
 
 static void rule_list(json_object *rep, const void *arg)
@@ -70,6 +78,17 @@ int cmd_rule(int argc, char **argv)
 			json_object_array_add(words, json_object_new_string(argv[i]));
 		json_object_object_add(req, "words", words);
 		return dynpf_client_run(req, rule_added, NULL);
+	}
+	if (!strcmp(argv[1], "del") && argc > 2 && !strcmp(argv[2], "protocol")) {
+		long none = 0;
+
+		if (argc != 4) {
+			p_err("rule del protocol: expected one protocol name");
+			return DYNPF_EXIT_USAGE;
+		}
+		req = dynpf_client_request("rule-del");
+		json_object_object_add(req, "protocol", json_object_new_string(argv[3]));
+		return dynpf_client_run(req, rule_deleted, &none);
 	}
 	if (!strcmp(argv[1], "del")) {
 		char *end;

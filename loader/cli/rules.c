@@ -457,6 +457,18 @@ static void apply_print(json_object *r, const char *name)
 			       (long long)json_object_get_int64(json_object_array_get_idx(ids, i)));
 		printf(" %s,", k ? "deleted" : "added");
 	}
+	for (int k = 0; k < 2; k++) {
+		json_object *names = jget(r, k ? "undeclared" : "declared");
+		size_t n = names ? json_object_array_length(names) : 0;
+
+		if (!n)
+			continue;
+		printf(" protocol%s", n > 1 ? "s" : "");
+		for (size_t i = 0; i < n; i++)
+			printf("%s %s", i ? "," : "",
+			       json_object_get_string(json_object_array_get_idx(names, i)));
+		printf(" %s,", k ? "deleted" : "declared");
+	}
 	printf(" generation %lld\n", (long long)json_object_get_int64(jget(r, "generation")));
 }
 
@@ -470,6 +482,10 @@ static void apply_usage(FILE *f)
 		"\n"
 		"    rule add RULE      a rule, as after `dynpf rule add` (timeout included)\n"
 		"    rule del ID        delete rule ID\n"
+		"    rule add protocol NAME ...\n"
+		"                       declare a protocol (a `protocol` line of a rule file)\n"
+		"    rule del protocol NAME\n"
+		"                       delete a declared protocol (no rule may test it)\n"
 		"\n"
 		"Each line is a transaction of its own; with --batch, each run of lines up to\n"
 		"a blank line is one. Blank lines and # comments are otherwise ignored. Each\n"

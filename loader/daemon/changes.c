@@ -23,6 +23,7 @@
 #include "daemon/internal.h"
 #include "daemon/request.h"
 #include "decltab.h"
+#include "match.h"
 #include "protocheck.h"
 #include "lang/rules_lang.h"
 #include "lib/log.h"
@@ -154,12 +155,51 @@ struct txn {
 	__u32 gen;
 };
 
-/* What a refused change says: its line, its rule, why. */
-static void say_refused(struct txn *t, const char *name, const struct change *c,
-			const struct dynpf_ack *a)
+/*
+ * The active rules that test declared protocol id, as ": rules 11, 12 test
+ * it" (the first few), or "" when none does.
+ */
+static void rules_testing(const struct daemon *d, __u32 id, char *buf, size_t len)
+{
+	size_t n = 0, off = 0;
+
+	buf[0] = 0;
+	for (__u32 r = 1; r < d->rv.nids && off < len; r++) {
+		const struct dynpf_rule *rule = dynpf_rules_view_get(&d->rv, r);
+
+		if (!rule || !(dynpf_rule_decls(rule) & (1u << id)))
+			continue;
+		if (n++ == 8) {
+			off += snprintf(buf + off, len - off, ", ...");
+			break;
+		}
+		off += snprintf(buf + off, len - off, "%s%u", n > 1 ? ", " : "", r);
+	}
+	if (n && off < len)
+		snprintf(buf + off, len - off, " %s it", n > 1 ? "test" : "tests");
+}
+
+/* What a refused change says: its line, its rule or protocol, why. */
+static void say_refused(const struct daemon *d, struct txn *t, const char *name,
+			const struct change *c, const struct dynpf_ack *a)
 {
 	__u32 id = c->c.rule.id;
 
+	if (c->c.kind == DYNPF_CHANGE_PROTO_ADD || c->c.kind == DYNPF_CHANGE_PROTO_DEL) {
+		char rules[128] = "";
+
+		if (a->err == -EBUSY && c->c.kind == DYNPF_CHANGE_PROTO_DEL)
+			rules_testing(d, c->c.proto.id, rules, sizeof(rules));
+		snprintf(t->err, sizeof(t->err),
+			 "%s:%lu: %s of protocol '%.15s' refused: field %s: %s%s%s", name, c->line,
+			 dynpf_msg_name(c->c.kind == DYNPF_CHANGE_PROTO_ADD ? DYNPF_MSG_PROTO_ADD
+									    : DYNPF_MSG_PROTO_DEL),
+			 c->c.proto.name, dynpf_field_name(a->field), dynpf_proto_refusal(a),
+			 rules[0] ? " (rules " : "", rules[0] ? rules : "");
+		if (rules[0])
+			strncat(t->err, ")", sizeof(t->err) - strlen(t->err) - 1);
+		return;
+	}
 	if (c->c.kind == DYNPF_CHANGE_DEL && a->err == -ENOENT)
 		snprintf(t->err, sizeof(t->err), "%s:%lu: rule %u: no such rule", name, c->line,
 			 id);
@@ -190,10 +230,22 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 		for (size_t k = 0; k < t[i].n && !err; k++) {
 			struct change *c = &t[i].ch[k];
 
-			if (c->c.kind == DYNPF_CHANGE_ADD)
+			switch (c->c.kind) {
+			case DYNPF_CHANGE_ADD:
 				err = dynpf_ctrl_add(&d->ctrl, &c->c.rule, &c->seq);
-			else
+				break;
+			case DYNPF_CHANGE_DEL:
 				err = dynpf_ctrl_del(&d->ctrl, c->c.rule.id, &c->seq);
+				break;
+			case DYNPF_CHANGE_PROTO_ADD:
+				err = dynpf_ctrl_proto_add(&d->ctrl, &c->c.proto, &c->seq);
+				break;
+			case DYNPF_CHANGE_PROTO_DEL:
+				err = dynpf_ctrl_proto_del(&d->ctrl, c->c.proto.id, &c->seq);
+				break;
+			default:
+				err = -EINVAL;
+			}
 		}
 		err = err ?: dynpf_ctrl_commit(&d->ctrl, &t[i].seq_commit);
 		t[i].sent = !err;
@@ -221,7 +273,7 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 				dynpf_ctrl_ack(&d->ctrl, t[i].ch[k].seq);
 
 			if (ca && ca->a.err) {
-				say_refused(&t[i], name, &t[i].ch[k], &ca->a);
+				say_refused(d, &t[i], name, &t[i].ch[k], &ca->a);
 				break;
 			}
 		}
@@ -248,6 +300,8 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 				ids_clear(d->ids, r->id);
 				continue;
 			}
+			if (t[i].ch[k].c.kind != DYNPF_CHANGE_ADD)
+				continue; /* a declaration: in the pinned table */
 			dynpf_rule_ids_set(d->ids, r->id);
 			if (r->expires)
 				heap_push(d, r->expires, r->id);
@@ -284,7 +338,7 @@ static int txn_add(struct txn *t, const struct dynpf_change *c, unsigned long li
 /* The result of a transaction, as the reply says it. */
 static json_object *txn_json(const struct txn *t)
 {
-	json_object *o = json_object_new_object(), *added, *deleted;
+	json_object *o = json_object_new_object(), *added, *deleted, *declared, *undeclared;
 
 	jadd(o, "line", json_object_new_int64(t->line));
 	jadd(o, "last_line", json_object_new_int64(t->last));
@@ -295,23 +349,54 @@ static json_object *txn_json(const struct txn *t)
 	}
 	added = json_object_new_array();
 	deleted = json_object_new_array();
-	for (size_t k = 0; k < t->n; k++)
-		json_object_array_add(t->ch[k].c.kind == DYNPF_CHANGE_ADD ? added : deleted,
-				      json_object_new_int64(t->ch[k].c.rule.id));
+	declared = json_object_new_array();
+	undeclared = json_object_new_array();
+	for (size_t k = 0; k < t->n; k++) {
+		const struct dynpf_change *c = &t->ch[k].c;
+
+		if (c->kind == DYNPF_CHANGE_ADD || c->kind == DYNPF_CHANGE_DEL)
+			json_object_array_add(c->kind == DYNPF_CHANGE_ADD ? added : deleted,
+					      json_object_new_int64(c->rule.id));
+		else
+			json_object_array_add(c->kind == DYNPF_CHANGE_PROTO_ADD ? declared
+										: undeclared,
+					      json_object_new_string(c->proto.name));
+	}
 	jadd(o, "added", added);
 	jadd(o, "deleted", deleted);
+	jadd(o, "declared", declared);
+	jadd(o, "undeclared", undeclared);
 	jadd(o, "generation", json_object_new_int64(t->gen));
 	return o;
 }
 
 /*
+ * The declarations the lines of a rules-apply see: the active set's, with
+ * the changes of the lines before (now), and as they were when the open
+ * transaction began (start), for a transaction refused as it is read.
+ */
+struct apply_protos {
+	struct dynpf_proto_tab now, start;
+};
+
+/* A transaction read: a refused one takes its declarations back. */
+static void txn_read(struct apply_protos *ap, const struct txn *t)
+{
+	if (t->err[0])
+		ap->now = ap->start;
+	ap->start = ap->now;
+}
+
+/*
  * rules-apply: the lines of a stream of changes, each line a transaction,
  * or each blank-line-separated batch (batch). A line that does not parse
- * refuses its transaction alone, naming it; the others go on.
+ * refuses its transaction alone, naming it; the others go on. A rule may
+ * test a protocol a line before declares.
  */
 json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_rule_ids *taken = malloc(sizeof(*taken));
+	struct apply_protos *ap = malloc(sizeof(*ap));
 	struct txn *t = calloc(req->nlines + 1, sizeof(*t));
 	json_object *o, *res;
 	struct dynpf_rule_err rerr;
@@ -319,27 +404,28 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 	size_t n = 0;
 	int err = 0;
 
-	if (!t || !taken) {
+	if (!t || !taken || !ap) {
+		free(ap);
 		free(taken);
 		free(t);
 		return reply(false, "out of memory");
 	}
 	/* Ids the request's own adds take count as taken at once. */
 	memcpy(taken, d->ids, sizeof(*taken));
+	ap->now = ap->start = *cur_protos(d);
 	for (int i = 0; i < req->nlines && !err; i++) {
 		unsigned long line = req->first + i;
 		struct txn *cur = &t[n];
 		const char *s = req->lines[i];
 
-		if (dynpf_change_parse(&c, req->name, line, s, strlen(s), taken, cur_protos(d),
-				       &rerr)) {
+		if (dynpf_change_parse(&c, req->name, line, s, strlen(s), taken, &ap->now, &rerr)) {
 			if (!cur->n)
 				cur->line = line;
 			cur->last = line;
 			if (!cur->err[0])
 				snprintf(cur->err, sizeof(cur->err), "%s", rerr.msg);
 			if (!req->batch)
-				n++;
+				txn_read(ap, &t[n++]);
 			continue;
 		}
 		if (c.kind == DYNPF_CHANGE_NONE) {
@@ -347,17 +433,22 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 			bool blank = strspn(s, " \t") == strlen(s);
 
 			if (req->batch && blank && (cur->n || cur->err[0]))
-				n++;
+				txn_read(ap, &t[n++]);
 			continue;
 		}
 		if (c.kind == DYNPF_CHANGE_ADD)
 			dynpf_rule_ids_set(taken, c.rule.id);
+		else if (c.kind == DYNPF_CHANGE_PROTO_ADD)
+			dynpf_proto_tab_set(&ap->now, &c.proto);
+		else if (c.kind == DYNPF_CHANGE_PROTO_DEL)
+			dynpf_proto_tab_unset(&ap->now, c.proto.id);
 		err = txn_add(cur, &c, line);
 		if (!req->batch)
-			n++;
+			txn_read(ap, &t[n++]);
 	}
 	if (req->batch && (t[n].n || t[n].err[0]))
 		n++;
+	free(ap);
 	free(taken);
 	if (err) {
 		txns_free(t, req->nlines + 1);
@@ -386,9 +477,18 @@ static json_object *one_change(struct daemon *d, const struct dynpf_change *c)
 		o = reply(false, t.err);
 	} else {
 		o = reply(true, NULL);
+		if (c->kind == DYNPF_CHANGE_PROTO_ADD || c->kind == DYNPF_CHANGE_PROTO_DEL)
+			jadd(o, "protocol", json_object_new_string(c->proto.name));
 		if (c->kind == DYNPF_CHANGE_ADD)
 			jadd(o, "id", json_object_new_int64(c->rule.id));
+		else if (c->kind == DYNPF_CHANGE_PROTO_ADD)
+			jadd(o, "id", json_object_new_int64(c->proto.id));
 		jadd(o, "generation", json_object_new_int64(t.gen));
+		if (c->kind == DYNPF_CHANGE_PROTO_ADD || c->kind == DYNPF_CHANGE_PROTO_DEL)
+			pr_info("protocol %s %s by a client (id %u), generation %u\n",
+				c->proto.name,
+				c->kind == DYNPF_CHANGE_PROTO_ADD ? "declared" : "deleted",
+				c->proto.id, t.gen);
 	}
 	free(t.ch);
 	return o;
@@ -400,31 +500,12 @@ static json_object *one_change(struct daemon *d, const struct dynpf_change *c)
  */
 static json_object *proto_add(struct daemon *d, const struct dynpf_req *req)
 {
-	struct dynpf_proto_desc pd;
+	struct dynpf_change c = { .kind = DYNPF_CHANGE_PROTO_ADD };
 	struct dynpf_rule_err rerr;
-	struct dynpf_ruleset one;
-	double t0 = dynpf_now();
-	char err[512];
-	json_object *o;
-	__u32 gen = 0;
-	int r;
 
-	if (dynpf_proto_parse_words(&pd, req->nwords, req->words, cur_protos(d), &rerr))
+	if (dynpf_proto_parse_words(&c.proto, req->nwords, req->words, cur_protos(d), &rerr))
 		return reply(false, rerr.msg);
-	dynpf_ruleset_init(&one);
-	dynpf_proto_tab_set(&one.protos, &pd);
-	one.proto_line[pd.id] = 1;
-	r = dynpf_ruleset_apply(&d->ctrl, &one, DYNPF_RULE_CMDLINE, NULL, err, sizeof(err), &gen);
-	counts_txn(d, dynpf_now() - t0, r);
-	dynpf_ruleset_free(&one);
-	if (r)
-		return reply(false, err);
-	o = reply(true, NULL);
-	jadd(o, "protocol", json_object_new_string(pd.name));
-	jadd(o, "id", json_object_new_int64(pd.id));
-	jadd(o, "generation", json_object_new_int64(gen));
-	pr_info("protocol %s declared by a client (id %u), generation %u\n", pd.name, pd.id, gen);
-	return o;
+	return one_change(d, &c);
 }
 
 /*
@@ -450,12 +531,34 @@ json_object *req_rule_add(struct daemon *d, const struct dynpf_req *req)
 	return one_change(d, &c);
 }
 
-/* rule-del: one rule, by its id, in its own transaction. */
+/*
+ * rule-del of a protocol: a declaration of the active set, by its name, in
+ * its own transaction; the drain refuses it while a rule tests it.
+ */
+static json_object *proto_del(struct daemon *d, const char *name)
+{
+	const struct dynpf_proto_tab *tab = cur_protos(d);
+	struct dynpf_change c = { .kind = DYNPF_CHANGE_PROTO_DEL };
+	char msg[64];
+
+	for (__u32 i = 0; i < DYNPF_MAX_PROTOS; i++) {
+		if (tab->key[i] && !strncmp(tab->d[i].name, name, DYNPF_PROTO_NAME_MAX)) {
+			c.proto = tab->d[i];
+			return one_change(d, &c);
+		}
+	}
+	snprintf(msg, sizeof(msg), "protocol '%.15s': no such protocol", name);
+	return reply(false, msg);
+}
+
+/* rule-del: one rule, by its id, in its own transaction; or a protocol. */
 json_object *req_rule_del(struct daemon *d, const struct dynpf_req *req)
 {
 	struct dynpf_change c = { .kind = DYNPF_CHANGE_DEL, .rule.id = req->id };
 	char msg[64];
 
+	if (req->proto)
+		return proto_del(d, req->proto);
 	if (!dynpf_rule_ids_test(d->ids, req->id)) {
 		snprintf(msg, sizeof(msg), "rule %u: no such rule", req->id);
 		return reply(false, msg);

@@ -159,11 +159,22 @@ static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t 
 	case DYNPF_REQ_RULE_ADD:
 		return words_member(r, cmd, err, err_len);
 	case DYNPF_REQ_RULE_DEL: {
+		size_t len = 0;
 		int64_t n;
 
+		/* A declared protocol, by its name: {"protocol": NAME}. */
+		r->proto = str_member(r->obj, "protocol", &len, &bad);
+		if (bad ||
+		    (r->proto && (!len || len >= DYNPF_PROTO_NAME_MAX || strlen(r->proto) != len)))
+			return fail(err, err_len, "%s: \"protocol\" is not a protocol name", cmd);
+		if (r->proto && json_object_object_get_ex(r->obj, "id", &v))
+			return fail(err, err_len, "%s: \"id\" or \"protocol\", not both", cmd);
+		if (r->proto)
+			return 0;
 		if (!json_object_object_get_ex(r->obj, "id", &v) ||
 		    !json_object_is_type(v, json_type_int))
-			return fail(err, err_len, "%s: expected \"id\", a rule id", cmd);
+			return fail(err, err_len,
+				    "%s: expected \"id\", a rule id, or \"protocol\", a name", cmd);
 		n = json_object_get_int64(v);
 		if (n <= 0 || n >= DYNPF_MAX_RULES)
 			return fail(err, err_len, "%s: %lld is not a rule id (1..%d)", cmd,

@@ -26,7 +26,7 @@ enum dynpf_req_cmd {
 	DYNPF_REQ_RULES_LOAD, /* text, name */
 	DYNPF_REQ_RULES_SAVE,
 	DYNPF_REQ_RULE_ADD, /* words */
-	DYNPF_REQ_RULE_DEL, /* id */
+	DYNPF_REQ_RULE_DEL, /* id, or proto */
 	DYNPF_REQ_STATS,
 	DYNPF_REQ_ATTACH,      /* name, hook, frags */
 	DYNPF_REQ_DETACH,      /* name, hook (has_hook) */
@@ -45,7 +45,8 @@ struct dynpf_req {
 	unsigned long first; /* rules-apply: the line number of lines[0] (default 1) */
 	bool batch;          /* rules-apply: blank lines separate transactions */
 	const char *name;    /* rules-load, rules-apply (default "<request>"), attach, detach */
-	uint32_t id;         /* rule-del */
+	uint32_t id;         /* rule-del: a rule */
+	const char *proto;   /* rule-del: a declared protocol's name, or NULL */
 	enum dynpf_attach_hook hook;
 	bool has_hook;
 	bool frags;

@@ -57,21 +57,27 @@ int dynpf_rule_parse_words(struct dynpf_rule *r, int nwords, char *const *words,
 
 /*
  * A line of `dynpf rules apply`: a change in the CLI's words, "rule add
- * RULE" (RULE as on a line of a rule file, or after `dynpf rule add`) or
- * "rule del ID"; a blank line or a comment is no change. src and line name
- * it in messages: "SRC:LINE:COLUMN: ...". A rule without "id" gets the
- * lowest id not in taken (NULL: none taken). The rule may test the
- * protocols declared in protos (may be NULL). 0, or -EINVAL with err set.
+ * RULE" (RULE as on a line of a rule file, or after `dynpf rule add`),
+ * "rule del ID", "rule add protocol NAME ..." (a `protocol` line of a rule
+ * file) or "rule del protocol NAME"; a blank line or a comment is no
+ * change. src and line name it in messages: "SRC:LINE:COLUMN: ...". A rule
+ * without "id" gets the lowest id not in taken (NULL: none taken). protos
+ * (may be NULL) holds the protocols declared: those a rule may test and a
+ * deletion may name, whose ids, names and bindings a declaration may not
+ * take (it gets the lowest id free). 0, or -EINVAL with err set.
  */
 enum dynpf_change_kind {
 	DYNPF_CHANGE_NONE,
 	DYNPF_CHANGE_ADD,
-	DYNPF_CHANGE_DEL, /* rule.id */
+	DYNPF_CHANGE_DEL,       /* rule.id */
+	DYNPF_CHANGE_PROTO_ADD, /* proto */
+	DYNPF_CHANGE_PROTO_DEL, /* proto.id, proto.name */
 };
 
 struct dynpf_change {
 	enum dynpf_change_kind kind;
 	struct dynpf_rule rule;
+	struct dynpf_proto_desc proto;
 };
 
 int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,

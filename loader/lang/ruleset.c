@@ -200,6 +200,24 @@ int dynpf_rule_parse_words_p(struct dynpf_rule *r, int nwords, char *const *word
 	return e;
 }
 
+/* "rule del protocol NAME": NAME one of protos's, and nothing after it. */
+static int proto_del(struct rp *p, struct dynpf_change *c, const struct dynpf_proto_tab *protos)
+{
+	int e, id;
+
+	if ((e = rp_need(p, "a declared protocol's name")))
+		return e;
+	id = lang_proto_find(protos, &p->cur);
+	if (id < 0)
+		return rp_expected_why(p, "a declared protocol's name", "no such protocol");
+	rp_next(p);
+	if (p->cur.p)
+		return rp_expected_why(p, "the end of the line", "rule del takes one protocol");
+	c->kind = DYNPF_CHANGE_PROTO_DEL;
+	c->proto = protos->d[id];
+	return 0;
+}
+
 int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long line, const char *s,
 		       size_t len, const struct dynpf_rule_ids *taken,
 		       const struct dynpf_proto_tab *protos, struct dynpf_rule_err *err)
@@ -218,6 +236,15 @@ int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long li
 		return rp_expected(&p, "'rule add' or 'rule del'");
 	rp_next(&p);
 	if (rp_is(&p, "add")) {
+		struct word w = rp_peek(&p);
+
+		if (word_eq(&w, "protocol")) {
+			rp_next(&p);
+			e = lang_proto(&p, &c->proto, protos, NULL);
+			if (!e)
+				c->kind = DYNPF_CHANGE_PROTO_ADD;
+			return e;
+		}
 		e = rule(&p, taken, 1);
 		if (!e)
 			c->kind = DYNPF_CHANGE_ADD;
@@ -225,10 +252,12 @@ int dynpf_change_parse(struct dynpf_change *c, const char *src, unsigned long li
 	}
 	if (!rp_is(&p, "del"))
 		return rp_expected(&p, "add or del");
-	if ((e = rp_need(&p, "a rule id (1-131071)")))
+	if ((e = rp_need(&p, "a rule id (1-131071) or 'protocol'")))
 		return e;
+	if (rp_is(&p, "protocol"))
+		return proto_del(&p, c, protos);
 	if (!word_num(&p.cur, DYNPF_MAX_RULES - 1, &v) || !v)
-		return rp_expected(&p, "a rule id (1-131071)");
+		return rp_expected(&p, "a rule id (1-131071) or 'protocol'");
 	rp_next(&p);
 	if (p.cur.p)
 		return rp_expected_why(&p, "the end of the line", "rule del takes one id");

@@ -200,6 +200,47 @@ static void file_is(const char *name, const char *text, const char *want)
 
 #define ACME "protocol acme udp dport 7777 header 8 tlv type u8 length u8 includes-header pad 0\n"
 
+/* Lines of `rules apply` (dynpf_change_parse): a declaration, a deletion by name. */
+static void change_lines(const struct dynpf_proto_tab *protos)
+{
+	static const char add[] = "rule add protocol b ip proto 253 tlv type u8 length u8";
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "rule del protocol nosuch",
+		  "a:7:19: expected a declared protocol's name after 'protocol', got 'nosuch' (no such protocol)" },
+		{ "rule del protocol",
+		  "a:7:18: expected a declared protocol's name after 'protocol', got end of line" },
+		{ "rule del protocol acme 5",
+		  "a:7:24: expected the end of the line after 'acme', got '5' (rule del takes one protocol)" },
+		{ "rule add protocol acme udp dport 7778 tlv type u8 length u8",
+		  "a:7:19: duplicate protocol 'acme': it is declared" },
+		{ "rule del 0x",
+		  "a:7:10: expected a rule id (1-131071) or 'protocol' after 'del', got '0x'" },
+	};
+	struct dynpf_rule_err err;
+	struct dynpf_change c;
+
+	CHECK_EQ("change: declaration",
+		 dynpf_change_parse(&c, "a", 7, add, strlen(add), NULL, protos, &err), 0);
+	CHECK_EQ("change: declaration", c.kind, DYNPF_CHANGE_PROTO_ADD);
+	CHECK("change: declaration", c.proto.id == 1 && !strcmp(c.proto.name, "b"), "id %u name %s",
+	      c.proto.id, c.proto.name);
+	CHECK_EQ("change: deletion",
+		 dynpf_change_parse(&c, "a", 7, "rule del protocol acme", 22, NULL, protos, &err),
+		 0);
+	CHECK("change: deletion",
+	      c.kind == DYNPF_CHANGE_PROTO_DEL && c.proto.id == 0 && !strcmp(c.proto.name, "acme"),
+	      "kind %d id %u", c.kind, c.proto.id);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int e = dynpf_change_parse(&c, "a", 7, bad[i].line, strlen(bad[i].line), NULL,
+					   protos, &err);
+
+		CHECK(bad[i].line, e == -EINVAL && !strcmp(err.msg, bad[i].err), "%d: %s", e,
+		      e ? err.msg : "");
+	}
+}
+
 void test_proto_lang(void)
 {
 	struct dynpf_rule_err err;
@@ -318,6 +359,7 @@ void test_proto_lang(void)
 		CHECK_EQ("words: a rule on acme", r.m.tlv[0].family, DYNPF_TLV_NFAM);
 		CHECK_EQ("words: acme unknown", dynpf_rule_parse_words(&r, 4, w3, NULL, &err),
 			 -EINVAL);
+		change_lines(&rs.protos);
 	}
 	dynpf_ruleset_free(&rs);
 }
