@@ -142,6 +142,7 @@ struct change {
 	struct dynpf_change c;
 	unsigned long line;
 	uint64_t seq;
+	char tests[80]; /* a deletion of a protocol: the rules that test it */
 };
 
 /* One transaction: its lines, its changes, its commit, and what came of it. */
@@ -155,49 +156,75 @@ struct txn {
 	__u32 gen;
 };
 
-/*
- * The active rules that test declared protocol id, as ": rules 11, 12 test
- * it" (the first few), or "" when none does.
- */
-static void rules_testing(const struct daemon *d, __u32 id, char *buf, size_t len)
+/* A rule's id into the list ids (n of them, at most max), once. */
+static void ids_add(__u32 *ids, size_t *n, size_t max, __u32 id)
 {
-	size_t n = 0, off = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (ids[i] == id)
+			return;
+	if (*n < max)
+		ids[(*n)++] = id;
+}
 
-	buf[0] = 0;
-	for (__u32 r = 1; r < d->rv.nids && off < len; r++) {
+/*
+ * The rules that test the protocol deletion c (transaction t[i], change k)
+ * deletes, as " (rule 11 tests it)" or " (rules 11, 12 test it)", the first
+ * eight, into c's tests; "" when none does: the active set's, with what
+ * the changes before c in the request add and delete. Said if the drain
+ * refuses the deletion (EBUSY): the transactions run before it is known.
+ */
+static void rules_testing(const struct daemon *d, const struct txn *t, size_t i, size_t k)
+{
+	struct change *c = &t[i].ch[k];
+	__u32 id = c->c.proto.id, ids[64];
+	size_t n = 0, len = sizeof(c->tests), off;
+
+	for (__u32 r = 1; r < d->rv.nids; r++) {
 		const struct dynpf_rule *rule = dynpf_rules_view_get(&d->rv, r);
 
-		if (!rule || !(dynpf_rule_decls(rule) & (1u << id)))
-			continue;
-		if (n++ == 8) {
-			off += snprintf(buf + off, len - off, ", ...");
-			break;
-		}
-		off += snprintf(buf + off, len - off, "%s%u", n > 1 ? ", " : "", r);
+		if (rule && (dynpf_rule_decls(rule) & (1u << id)))
+			ids_add(ids, &n, 64, r);
 	}
-	if (n && off < len)
-		snprintf(buf + off, len - off, " %s it", n > 1 ? "test" : "tests");
+	for (size_t j = 0; j <= i; j++) {
+		for (size_t m = 0; m < t[j].n && (j < i || m < k); m++) {
+			const struct dynpf_change *e = &t[j].ch[m].c;
+
+			if (t[j].err[0])
+				break;
+			if (e->kind == DYNPF_CHANGE_ADD &&
+			    (dynpf_rule_decls(&e->rule) & (1u << id)))
+				ids_add(ids, &n, 64, e->rule.id);
+			for (size_t x = 0; e->kind == DYNPF_CHANGE_DEL && x < n; x++)
+				if (ids[x] == e->rule.id)
+					ids[x] = ids[--n];
+		}
+	}
+	c->tests[0] = 0;
+	if (!n)
+		return;
+	off = snprintf(c->tests, len, " (rule%s", n > 1 ? "s" : "");
+	for (size_t x = 0; x < n && x < 8 && off < len; x++)
+		off += snprintf(c->tests + off, len - off, "%s %u", x ? "," : "", ids[x]);
+	if (off < len)
+		snprintf(c->tests + off, len - off, "%s %s it)", n > 8 ? ", ..." : "",
+			 n > 1 ? "test" : "tests");
 }
 
 /* What a refused change says: its line, its rule or protocol, why. */
-static void say_refused(const struct daemon *d, struct txn *t, const char *name,
-			const struct change *c, const struct dynpf_ack *a)
+static void say_refused(struct txn *t, const char *name, const struct change *c,
+			const struct dynpf_ack *a)
 {
 	__u32 id = c->c.rule.id;
 
 	if (c->c.kind == DYNPF_CHANGE_PROTO_ADD || c->c.kind == DYNPF_CHANGE_PROTO_DEL) {
-		char rules[128] = "";
+		const char *rules = a->err == -EBUSY ? c->tests : "";
 
-		if (a->err == -EBUSY && c->c.kind == DYNPF_CHANGE_PROTO_DEL)
-			rules_testing(d, c->c.proto.id, rules, sizeof(rules));
 		snprintf(t->err, sizeof(t->err),
-			 "%s:%lu: %s of protocol '%.15s' refused: field %s: %s%s%s", name, c->line,
+			 "%s:%lu: %s of protocol '%.15s' refused: field %s: %s%s", name, c->line,
 			 dynpf_msg_name(c->c.kind == DYNPF_CHANGE_PROTO_ADD ? DYNPF_MSG_PROTO_ADD
 									    : DYNPF_MSG_PROTO_DEL),
 			 c->c.proto.name, dynpf_field_name(a->field), dynpf_proto_refusal(a),
-			 rules[0] ? " (rules " : "", rules[0] ? rules : "");
-		if (rules[0])
-			strncat(t->err, ")", sizeof(t->err) - strlen(t->err) - 1);
+			 rules);
 		return;
 	}
 	if (c->c.kind == DYNPF_CHANGE_DEL && a->err == -ENOENT)
@@ -241,6 +268,7 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 				err = dynpf_ctrl_proto_add(&d->ctrl, &c->c.proto, &c->seq);
 				break;
 			case DYNPF_CHANGE_PROTO_DEL:
+				rules_testing(d, t, i, k);
 				err = dynpf_ctrl_proto_del(&d->ctrl, c->c.proto.id, &c->seq);
 				break;
 			default:
@@ -273,7 +301,7 @@ static int run_txns(struct daemon *d, struct txn *t, size_t n, const char *name)
 				dynpf_ctrl_ack(&d->ctrl, t[i].ch[k].seq);
 
 			if (ca && ca->a.err) {
-				say_refused(d, &t[i], name, &t[i].ch[k], &ca->a);
+				say_refused(&t[i], name, &t[i].ch[k], &ca->a);
 				break;
 			}
 		}
@@ -388,6 +416,28 @@ static void txn_read(struct apply_protos *ap, const struct txn *t)
 }
 
 /*
+ * A line of a rules-apply. A deletion may also name a protocol the active
+ * set declares that a line before deletes: whether that one was refused is
+ * known once the transactions run, and the drain says if it is still there.
+ */
+static int apply_parse(const struct daemon *d, const struct apply_protos *ap,
+		       struct dynpf_change *c, const struct dynpf_req *req, unsigned long line,
+		       const struct dynpf_rule_ids *taken, struct dynpf_rule_err *rerr)
+{
+	const char *s = req->lines[line - req->first];
+	struct dynpf_rule_err again;
+	int e = dynpf_change_parse(c, req->name, line, s, strlen(s), taken, &ap->now, rerr);
+
+	if (e &&
+	    !dynpf_change_parse(c, req->name, line, s, strlen(s), taken, cur_protos(d), &again)) {
+		if (c->kind == DYNPF_CHANGE_PROTO_DEL)
+			return 0;
+		memset(c, 0, sizeof(*c));
+	}
+	return e;
+}
+
+/*
  * rules-apply: the lines of a stream of changes, each line a transaction,
  * or each blank-line-separated batch (batch). A line that does not parse
  * refuses its transaction alone, naming it; the others go on. A rule may
@@ -418,7 +468,7 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 		struct txn *cur = &t[n];
 		const char *s = req->lines[i];
 
-		if (dynpf_change_parse(&c, req->name, line, s, strlen(s), taken, &ap->now, &rerr)) {
+		if (apply_parse(d, ap, &c, req, line, taken, &rerr)) {
 			if (!cur->n)
 				cur->line = line;
 			cur->last = line;
@@ -440,7 +490,8 @@ json_object *req_rules_apply(struct daemon *d, const struct dynpf_req *req)
 			dynpf_rule_ids_set(taken, c.rule.id);
 		else if (c.kind == DYNPF_CHANGE_PROTO_ADD)
 			dynpf_proto_tab_set(&ap->now, &c.proto);
-		else if (c.kind == DYNPF_CHANGE_PROTO_DEL)
+		else if (c.kind == DYNPF_CHANGE_PROTO_DEL && ap->now.key[c.proto.id] &&
+			 !strncmp(ap->now.d[c.proto.id].name, c.proto.name, DYNPF_PROTO_NAME_MAX))
 			dynpf_proto_tab_unset(&ap->now, c.proto.id);
 		err = txn_add(cur, &c, line);
 		if (!req->batch)
