@@ -825,6 +825,18 @@ for sub in add del list; do
 	t_err "rule $sub --help is the usage, no daemon asked" 0 "Usage: dynpf rule add" \
 		env DYNPF_SOCKET="$OUT/no-daemon.sock" "$DYNPF" rule "$sub" --help
 done
+# Words too many: the usage on stderr (nothing on stdout) and exit 2, no
+# daemon asked; --help is the usage on stdout, exit 0 (above).
+usage_on_stderr() {
+	local out err rc
+	out=$(DYNPF_SOCKET="$OUT/no-daemon.sock" "$DYNPF" "$@" 2>"$OUT/usage.err")
+	rc=$?
+	err=$(head -1 "$OUT/usage.err")
+	[ "$rc" = 2 ] && [ -z "$out" ] && [ "${err#Usage: dynpf}" != "$err" ]
+}
+t "attach IFACE HOOK frags EXTRA: the usage on stderr, exit 2" \
+	usage_on_stderr attach lo xdp frags extra
+t "rules save FILE EXTRA: the usage on stderr, exit 2" usage_on_stderr rules save a b
 # A tiny bench: every program loads and runs, exit 0, and the primitives table
 # is printed (t_err with status 0).
 t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \

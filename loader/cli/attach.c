@@ -39,18 +39,23 @@ static int attach_detach(int argc, char **argv, bool attach)
 	json_object *req;
 
 	if (argc < 2 || argc > (attach ? 4 : 3) || dynpf_is_help(argv[1])) {
+		/* --help: the usage on stdout, exit 0; wrong words: on stderr, 2. */
+		FILE *out = argc >= 2 && dynpf_is_help(argv[1]) ? stdout : stderr;
+
 		if (attach)
-			printf("Usage: dynpf attach IFACE [xdp|xdp-generic|tc-ingress|tc-egress] "
-			       "[frags]\n\nAttach the running daemon's programs to IFACE (default "
-			       "xdp); frags: the XDP\nmulti-buffer program, for jumbo frames.\n");
+			fprintf(out,
+				"Usage: dynpf attach IFACE [xdp|xdp-generic|tc-ingress|tc-egress] "
+				"[frags]\n\nAttach the running daemon's programs to IFACE (default "
+				"xdp); frags: the XDP\nmulti-buffer program, for jumbo frames.\n");
 		else
-			printf("Usage: dynpf detach IFACE [HOOK]\n"
-			       "       dynpf detach --all [--pin-dir DIR]\n\nDetach the running "
-			       "daemon's programs from IFACE (every hook, or HOOK).\n--all, without a "
-			       "daemon: remove dynpf's XDP programs from every interface\nof this "
-			       "network namespace, its pinned tcx links and maps, and DIR\n(default "
-			       "/sys/fs/bpf/dynpf).\n");
-		return argc >= 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
+			fprintf(out,
+				"Usage: dynpf detach IFACE [HOOK]\n"
+				"       dynpf detach --all [--pin-dir DIR]\n\nDetach the running "
+				"daemon's programs from IFACE (every hook, or HOOK).\n--all, without a "
+				"daemon: remove dynpf's XDP programs from every interface\nof this "
+				"network namespace, its pinned tcx links and maps, and DIR\n(default "
+				"/sys/fs/bpf/dynpf).\n");
+		return out == stdout ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
 	}
 	req = dynpf_client_request(attach ? "attach" : "detach");
 	json_object_object_add(req, "name", json_object_new_string(argv[1]));

@@ -323,9 +323,13 @@ static int rules_save(int argc, char **argv)
 	FILE *f = stdout;
 
 	if (argc > 2 || (argc == 2 && dynpf_is_help(argv[1]))) {
-		printf("Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
-		       "(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
-		       "back to the same set.\n");
+		/* --help: the usage on stdout, exit 0; more words: on stderr, 2. */
+		FILE *out = argc == 2 ? stdout : stderr;
+
+		fprintf(out,
+			"Usage: dynpf rules save [FILE]\n\nThe daemon's active rule set "
+			"(settings, then every rule normalized):\nwhat `dynpf rules load` loads "
+			"back to the same set.\n");
 		return argc == 2 ? DYNPF_EXIT_OK : DYNPF_EXIT_USAGE;
 	}
 	rep = dynpf_client_call(dynpf_client_socket(), dynpf_client_request("rules-save"));
