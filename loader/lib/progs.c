@@ -189,6 +189,10 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynp
 	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
 		if (!(hooks & (1u << h)))
 			bpf_program__set_autoload(hook_prog(pr, h), false);
+	/* No rule capacity, no rules: the drain, which only the control
+	 * channel runs, is not loaded (its verification is 0.7 s of a replay). */
+	if (!max_rules)
+		bpf_program__set_autoload(pr->skel->progs.dynpf_drain, false);
 	err = dynpf_size_rule_maps(pr->skel, max_rules);
 	if (err) {
 		p_err("cannot size the rule tables for %u rules: %s", max_rules, strerror(-err));
@@ -234,6 +238,8 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
 		if (!(hooks & (1u << h)))
 			bpf_program__set_autoload(hook_prog(lean, h), false);
+	/* of's drain keeps the rule set these programs read. */
+	bpf_program__set_autoload(lean->skel->progs.dynpf_drain, false);
 	bpf_object__for_each_map(m, lean->skel->obj) {
 		/* Its own counters, verdicts and scratch: of's count the walk. */
 		if (bpf_map__is_internal(m) || m == lean->skel->maps.dynpf_stats ||
