@@ -80,63 +80,53 @@ static int hook_member(struct dynpf_req *r, const char *cmd, char *err, size_t e
 	return 0;
 }
 
-/* "words": the rule's words, strings without NUL bytes, 1..DYNPF_REQ_MAX_WORDS. */
-static int words_member(struct dynpf_req *r, const char *cmd, char *err, size_t err_len)
+/* A member that is an array of strings: "words" and "lines". */
+struct strings_spec {
+	const char *member; /* its name */
+	const char *what;   /* what it holds, for "expected" */
+	const char *holder; /* "a rule", "a request": what has 1..max of them */
+	const char *item;   /* "word", "line" */
+	int max;
+	bool one_line; /* a newline refused too */
+};
+
+static const struct strings_spec words_spec = { "words", "the rule's words",  "a rule",
+						"word",  DYNPF_REQ_MAX_WORDS, false };
+static const struct strings_spec lines_spec = { "lines", "the lines of rule changes", "a request",
+						"line",  DYNPF_REQ_MAX_LINES,         true };
+
+/* Member sp of r: strings without NUL bytes (nor newlines, if one_line), 1..max of them. */
+static int strings_member(struct dynpf_req *r, const struct strings_spec *sp, char ***out,
+			  int *nout, const char *cmd, char *err, size_t err_len)
 {
 	json_object *a, *w;
 	size_t n;
 
-	if (!json_object_object_get_ex(r->obj, "words", &a) ||
+	if (!json_object_object_get_ex(r->obj, sp->member, &a) ||
 	    !json_object_is_type(a, json_type_array))
-		return fail(err, err_len, "%s: expected \"words\", the rule's words", cmd);
+		return fail(err, err_len, "%s: expected \"%s\", %s", cmd, sp->member, sp->what);
 	n = json_object_array_length(a);
-	if (!n || n > DYNPF_REQ_MAX_WORDS)
-		return fail(err, err_len, "%s: a rule has 1 to %d words, not %zu", cmd,
-			    DYNPF_REQ_MAX_WORDS, n);
-	r->words = calloc(n, sizeof(*r->words));
-	if (!r->words)
+	if (!n || n > (size_t)sp->max)
+		return fail(err, err_len, "%s: %s has 1 to %d %ss, not %zu", cmd, sp->holder,
+			    sp->max, sp->item, n);
+	*out = calloc(n, sizeof(**out));
+	if (!*out)
 		return fail(err, err_len, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		w = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(w, json_type_string))
-			return fail(err, err_len, "%s: word %zu is not a string", cmd, i + 1);
-		if (strlen(json_object_get_string(w)) != (size_t)json_object_get_string_len(w))
-			return fail(err, err_len, "%s: word %zu holds a NUL byte", cmd, i + 1);
-		r->words[i] = (char *)json_object_get_string(w);
-	}
-	r->nwords = (int)n;
-	return 0;
-}
-
-/* "lines": strings without NUL bytes or newlines, 1..DYNPF_REQ_MAX_LINES. */
-static int lines_member(struct dynpf_req *r, const char *cmd, char *err, size_t err_len)
-{
-	json_object *a, *w;
-	size_t n;
-
-	if (!json_object_object_get_ex(r->obj, "lines", &a) ||
-	    !json_object_is_type(a, json_type_array))
-		return fail(err, err_len, "%s: expected \"lines\", the lines of rule changes", cmd);
-	n = json_object_array_length(a);
-	if (!n || n > DYNPF_REQ_MAX_LINES)
-		return fail(err, err_len, "%s: a request has 1 to %d lines, not %zu", cmd,
-			    DYNPF_REQ_MAX_LINES, n);
-	r->lines = calloc(n, sizeof(*r->lines));
-	if (!r->lines)
-		return fail(err, err_len, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		const char *s;
+		const char *str;
 
 		w = json_object_array_get_idx(a, i);
 		if (!json_object_is_type(w, json_type_string))
-			return fail(err, err_len, "%s: line %zu is not a string", cmd, i + 1);
-		s = json_object_get_string(w);
-		if (strlen(s) != (size_t)json_object_get_string_len(w) || strchr(s, '\n'))
-			return fail(err, err_len, "%s: line %zu holds a NUL byte or a newline", cmd,
+			return fail(err, err_len, "%s: %s %zu is not a string", cmd, sp->item,
 				    i + 1);
-		r->lines[i] = (char *)s;
+		str = json_object_get_string(w);
+		if (strlen(str) != (size_t)json_object_get_string_len(w) ||
+		    (sp->one_line && strchr(str, '\n')))
+			return fail(err, err_len, "%s: %s %zu holds a NUL byte%s", cmd, sp->item,
+				    i + 1, sp->one_line ? " or a newline" : "");
+		(*out)[i] = (char *)str;
 	}
-	r->nlines = (int)n;
+	*nout = (int)n;
 	return 0;
 }
 
@@ -157,7 +147,7 @@ static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t 
 			r->name = "<request>";
 		return 0;
 	case DYNPF_REQ_RULE_ADD:
-		return words_member(r, cmd, err, err_len);
+		return strings_member(r, &words_spec, &r->words, &r->nwords, cmd, err, err_len);
 	case DYNPF_REQ_RULE_DEL: {
 		size_t len = 0;
 		int64_t n;
@@ -196,7 +186,7 @@ static int parse_fields(struct dynpf_req *r, const char *cmd, char *err, size_t 
 		return iface_name(r, cmd, err, err_len) || hook_member(r, cmd, err, err_len) ? -1
 											     : 0;
 	case DYNPF_REQ_RULES_APPLY:
-		if (lines_member(r, cmd, err, err_len))
+		if (strings_member(r, &lines_spec, &r->lines, &r->nlines, cmd, err, err_len))
 			return -1;
 		r->name = str_member(r->obj, "name", NULL, &bad);
 		if (bad)
