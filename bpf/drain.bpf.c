@@ -241,7 +241,8 @@ DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 
 /*
  * The field filters (bpf/rules.h) of tuple t, of mask m: which fields it is
- * subject to, per family, in dynpf_tuple_sel.filt; on, when the tuple is
+ * subject to, per family, in dynpf_tuple_sel.filt, and whether its probe
+ * needs the packet's key (.keyed); on, when the tuple is
  * made, or off, when its last entry is unlinked (and then its bits in
  * dynpf_fsel, stale or not, are cleared too: 4 x 65,536 entries, about a
  * millisecond, once per tuple freed).
@@ -251,9 +252,16 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 	__u32 k = 0, s = m->pad & (DYNPF_MAX_STACKS - 1), f, v6, i;
 	struct dynpf_tuple_sel *sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
 	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1));
+	struct dynpf_tuple *tu;
 
 	if (!sel)
 		return;
+	/* Its bit in keyed: the tuple's konst is set (dynpf_tuple_find()). */
+	tu = dynpf_tuple(t);
+	if (on && tu && !tu->konst)
+		sel->keyed[s] |= bit;
+	else
+		sel->keyed[s] &= ~bit;
 	for (v6 = 0; v6 < 2; v6++)
 		for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
 			if (on && dynpf_fs_pins(m, f, v6))

@@ -103,6 +103,15 @@ struct dynpf_tuple_sel {
 	__u64 fam[DYNPF_MAX_STACKS][3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
 	__u64 proto[DYNPF_MAX_STACKS][256];
 	__u64 filt[DYNPF_MAX_STACKS][2][DYNPF_FS_NFIELDS]; /* [stack][IPv6?][field] */
+	/*
+	 * The tuples that are not konst (struct dynpf_tuple): only their
+	 * probes hash the packet's key. A packet whose candidates are all
+	 * konst (a catch-all, rules of flags or TTL only) makes no key and
+	 * runs no field filter. A hint, set before the tuple is used and
+	 * cleared when it is freed: the walk makes the key anyway for a
+	 * tuple that turns out not konst (dynpf_classify()).
+	 */
+	__u64 keyed[DYNPF_MAX_STACKS];
 };
 
 /* The index of dynpf_fsel for stack, field F and its value v. */

@@ -72,6 +72,7 @@ void test_sample(void);
 /* differential.c */
 void test_differential(void);
 void test_differential_mixed(void);
+void test_keyed_hint(void);
 void test_100k(void);
 /* concurrency.c */
 void test_concurrency(void);

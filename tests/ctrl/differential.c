@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "channel/ruleset.h"
+#include "dynpf.skel.h"
 #include "lib/util.h"
 
 #include "ctrl.h"
@@ -114,6 +118,51 @@ void test_differential(void)
 	}
 	CHECK("differential: BPF agrees with the reference", agree == total && total > 1000,
 	      "%d of %d packets agree", agree, total);
+}
+
+/*
+ * The key hint (bpf/rules.h, dynpf_tuple_sel.keyed): a packet whose
+ * candidate tuples are all konst makes no key. With the hint cleared under
+ * a tuple that pins an address (as a packet may read it while the tuple is
+ * made), the walk still makes the key and finds the rule: the hint only
+ * spares work, it never decides.
+ */
+void test_keyed_hint(void)
+{
+	int fd = bpf_map__fd(pr.skel->maps.dynpf_tuple_sel);
+	__u32 vsz = bpf_map__value_size(pr.skel->maps.dynpf_tuple_sel), zero = 0;
+	/* keyed[] ends the value: a __u64 per stack. */
+	__u32 off = vsz - DYNPF_MAX_STACKS * sizeof(__u64);
+	struct dynpf_rule rules[2];
+	struct dynpf_verdict v;
+	uint8_t *sel = calloc(1, vsz);
+	__u64 keyed;
+	struct pkt p;
+
+	if (!sel || reopen(4096)) {
+		CHECK("keyed hint: reopen", 0, "cannot load the programs");
+		free(sel);
+		return;
+	}
+	rules[0] = rule(7, 1, DYNPF_ACT_DROP);
+	m_src4(&rules[0], 5, 32);              /* ip saddr 198.18.0.5 drop */
+	rules[1] = rule(8, 9, DYNPF_ACT_PASS); /* the catch-all: konst */
+	CHECK_EQ("keyed hint: the rules load", txn(rules, 2).a.err, 0);
+	mk4(&p, 6, 5, 1, 1000, 80, 0x02);
+	CHECK("keyed hint: the /32 decides", !run(&p, &v, NULL) && v.rule == 7, "rule %u", v.rule);
+	mk4(&p, 6, 6, 1, 1000, 80, 0x02);
+	CHECK("keyed hint: the catch-all decides", !run(&p, &v, NULL) && v.rule == 8, "rule %u",
+	      v.rule);
+	CHECK("keyed hint: read", !bpf_map_lookup_elem(fd, &zero, sel), "lookup");
+	memcpy(&keyed, sel + off, sizeof(keyed));
+	CHECK("keyed hint: one tuple of stack 0 is keyed", __builtin_popcountll(keyed) == 1,
+	      "keyed[0] %#llx", (unsigned long long)keyed);
+	memset(sel + off, 0, sizeof(keyed));
+	CHECK("keyed hint: cleared", !bpf_map_update_elem(fd, &zero, sel, BPF_ANY), "update");
+	mk4(&p, 6, 5, 1, 1000, 80, 0x02);
+	CHECK("keyed hint: cleared, the /32 still decides", !run(&p, &v, NULL) && v.rule == 7,
+	      "rule %u", v.rule);
+	free(sel);
 }
 
 /*

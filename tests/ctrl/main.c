@@ -52,6 +52,7 @@ int main(void)
 	test_prio_nonterm();
 	test_differential();
 	test_differential_mixed();
+	test_keyed_hint();
 	test_concurrency();
 	test_reclaim(); /* what the concurrency test retired */
 	test_single_in_force();
