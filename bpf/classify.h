@@ -173,8 +173,6 @@ struct dynpf_cls_scratch {
 	__u32 best_prio;
 	__u32 best_ent; /* its entry */
 	__u32 nc;       /* non-terminal matches in coll[] */
-	__u32 keyed;    /* bit s: keys[s] is this packet's */
-	__u32 cstacks;  /* bit s: stack s has candidate tuples */
 	__u32 coll[DYNPF_COLL_SLOTS];
 	__u32 coll_prio[DYNPF_COLL_SLOTS]; /* their priorities: no rule lookup
 					    * to order them */
@@ -485,26 +483,11 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 }
 
 /*
- * The key of stack s, for a tuple made konst-less after the packet read the
- * hint (dynpf_tuple_sel.keyed): rare, so a global subprogram, out of the
- * walk's loop (inlined there, syn at 10,000 rules took 6-12 ns longer).
- */
-DYNPF_SUBPROG int dynpf_key_late(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p, __u32 s)
-{
-	if (!cs || !p)
-		return 0;
-	s &= DYNPF_MAX_STACKS - 1;
-	dynpf_pkt_key(&cs->keys[s], p, &cs->view, s);
-	cs->keyed |= 1u << s;
-	return 0;
-}
-
-/*
  * The candidate tuples of a packet: per stack, by family and protocol, then
  * through the field filters its addresses and ports pass (rules.h). A
  * stack's quick fields are made only when one of its tuples is a
  * candidate (a packet without a tunnel makes none for the inner stack), and
- * its key only when one of them is not konst (cs->keyed says which).
+ * its key only when one of them is not konst (dynpf_tuple_sel.keyed).
  * Against a catch-all alone, the key and the filters cost 2 ns for syn and
  * 6 ns for ipv6-udp (its addresses are 32 bytes).
  */
@@ -527,14 +510,12 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (!m)
 			continue;
 		dynpf_quick_init(cs, p, s);
-		cs->cstacks |= 1u << s;
 		/* Only konst tuples (a catch-all): no key, and no filter. */
 		if (!(m & sel->keyed[s])) {
 			cand |= m;
 			continue;
 		}
 		dynpf_pkt_key(&cs->keys[s], p, v, s);
-		cs->keyed |= 1u << s;
 		v6 = f == 2;
 		for (fs = 0; f && fs < DYNPF_FS_NFIELDS; fs++) {
 			fm = sel->filt[s][v6][fs] & m;
@@ -551,46 +532,6 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 }
 
 /*
- * Walk the candidate tuples cand, in slot order; a plain bounded loop, no
- * iterator kfunc call per tuple. late (a constant at each use): some stack
- * with candidates has no key made (its candidates looked konst when the
- * packet read the hint): a tuple found not konst makes it
- * (dynpf_key_late()). Two copies of the loop, so the usual one (every key
- * made, or none needed) tests nothing more per tuple: with the test in the
- * one loop, syn at 10,000 rules took 6-12 ns longer.
- */
-static __always_inline void dynpf_tuples_walk(struct dynpf_cls_scratch *cs,
-					      const struct dynpf_pkt *p,
-					      const struct bpf_dynptr *dp, __u64 cand,
-					      const int late)
-{
-	struct dynpf_tuple *tu;
-	__u32 i, s, *head;
-
-	while (cand) {
-		dynpf_cond_break;
-		i = __builtin_ctzll(cand);
-		cand &= cand - 1;
-		tu = dynpf_tuple(i);
-		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
-			continue;
-		/* The tuple's stack is kept in its mask's pad byte; its slot
-		 * goes in the key's (dynpf_key_hash). */
-		s = tu->mask.pad & 1;
-		if (tu->konst) {
-			cs->hash = tu->khash;
-		} else {
-			if (late && !(cs->keyed & (1u << s)))
-				dynpf_key_late(cs, p, s);
-			cs->hash = dynpf_key_hash_masked(&cs->keys[s], &tu->mask, i);
-		}
-		head = dynpf_head(cs->hash);
-		if (head && *head)
-			dynpf_chain(cs, p, dp, *head);
-	}
-}
-
-/*
  * Classify the packet p with the rules alive at the generation of pub (the
  * state's published word, read once by the packet): fills out and returns
  * the terminal action (DYNPF_ACT_PASS, _DROP, _REDIRECT). Inlined: a call
@@ -604,7 +545,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
-	__u32 zero = 0;
+	__u32 i, zero = 0;
 	__u64 cand;
 
 	/* out: zeroed, its generation set (dynpf_classify_or_pass()). */
@@ -626,19 +567,33 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	cs->best_prio = 0xffffffff;
 	cs->best_ent = 0;
 	cs->nc = 0;
-	cs->keyed = 0;
-	cs->cstacks = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
 
 	/*
 	 * The tuples that can hold a rule for this packet (rules.h, "Tuple
-	 * selection"), walked in slot order (dynpf_tuples_walk()).
+	 * selection"), walked in slot order; a plain bounded loop, no
+	 * iterator kfunc call per tuple.
 	 */
 	cand = dynpf_tuple_cands(cs, p);
-	if (cs->keyed == cs->cstacks)
-		dynpf_tuples_walk(cs, p, dp, cand, 0);
-	else
-		dynpf_tuples_walk(cs, p, dp, cand, 1);
+	while (cand) {
+		dynpf_cond_break;
+		struct dynpf_tuple *tu;
+		__u32 *head;
+
+		i = __builtin_ctzll(cand);
+		cand &= cand - 1;
+		tu = dynpf_tuple(i);
+		if (!tu || !tu->used || tu->min_prio > cs->best_prio)
+			continue;
+		/* The tuple's stack is kept in its mask's pad byte; its slot
+		 * goes in the key's (dynpf_key_hash). */
+		cs->hash = tu->konst ? tu->khash
+				     : dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask,
+							     i);
+		head = dynpf_head(cs->hash);
+		if (head && *head)
+			dynpf_chain(cs, p, dp, *head);
+	}
 	if (cs->nc && dynpf_nonterm(cs, p, out) == DYNPF_ACT_DROP)
 		return DYNPF_ACT_DROP;
 	if (!cs->best)

@@ -107,9 +107,13 @@ struct dynpf_tuple_sel {
 	 * The tuples that are not konst (struct dynpf_tuple): only their
 	 * probes hash the packet's key. A packet whose candidates are all
 	 * konst (a catch-all, rules of flags or TTL only) makes no key and
-	 * runs no field filter. A hint, set before the tuple is used and
-	 * cleared when it is freed: the walk makes the key anyway for a
-	 * tuple that turns out not konst (dynpf_classify()).
+	 * runs no field filter. Exact for every tuple that holds a rule
+	 * alive at a packet's generation: the bit is set when the tuple is
+	 * made, before its first rule is committed, and cleared when it is
+	 * freed, after its last entry's grace period. A slot freed and made
+	 * again while a packet runs holds no rule that packet can see: a
+	 * probe with a stale key there misses nothing (the same holds for
+	 * the stacks whose key a packet did not make).
 	 */
 	__u64 keyed[DYNPF_MAX_STACKS];
 };
