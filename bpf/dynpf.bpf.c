@@ -140,6 +140,8 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 		skip |= DYNPF_SKIP_INNER;
 	if (!(needs & (DYNPF_NEED_INNER | DYNPF_NEED_TUN_OPT)))
 		skip |= DYNPF_SKIP_TUN_OPT;
+	if (!(needs & DYNPF_NEED_TLV_LIST))
+		skip |= DYNPF_SKIP_TLV_LIST;
 	return skip;
 }
 

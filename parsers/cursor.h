@@ -87,9 +87,10 @@ struct dynpf_area {
  * needs them (DYNPF_NEED_*, dynpf_rule_needs()): never when it traces, never
  * natively (the reference parses everything).
  */
-#define DYNPF_SKIP_TCP_OPT 0x01 /* the TCP option area */
-#define DYNPF_SKIP_INNER 0x02   /* a tunnel's inner packet: the walk ends there */
-#define DYNPF_SKIP_TUN_OPT 0x04 /* Geneve's option area */
+#define DYNPF_SKIP_TCP_OPT 0x01  /* the TCP option area */
+#define DYNPF_SKIP_INNER 0x02    /* a tunnel's inner packet: the walk ends there */
+#define DYNPF_SKIP_TUN_OPT 0x04  /* Geneve's option area */
+#define DYNPF_SKIP_TLV_LIST 0x08 /* TLVs are counted and in the types seen, not listed */
 
 struct dynpf_cursor {
 	dynpf_src_t src;

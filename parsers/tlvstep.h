@@ -403,6 +403,7 @@ dynpf_inline struct dynpf_tlv_it *dynpf_tlv_open(struct dynpf_cursor *c, struct 
 	it->layer = p->nlayers;
 	it->stack = c->stack;
 	it->ext = ext;
+	it->nolist = !!(c->skip & DYNPF_SKIP_TLV_LIST);
 	return it;
 }
 

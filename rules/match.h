@@ -745,8 +745,9 @@ dynpf_inline __u32 dynpf_rule_decls(const struct dynpf_rule *r)
 }
 
 /* What a test of a declared protocol needs: it may be anywhere, in any area. */
-#define DYNPF_NEED_ANY_DECL \
-	(DYNPF_NEED_DECL | DYNPF_NEED_INNER | DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT)
+#define DYNPF_NEED_ANY_DECL                                                             \
+	(DYNPF_NEED_DECL | DYNPF_NEED_INNER | DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT | \
+	 DYNPF_NEED_TLV_LIST)
 
 /*
  * What rule r needs of the parse (DYNPF_NEED_*): the parts a lean parse may
@@ -756,7 +757,10 @@ dynpf_inline __u32 dynpf_rule_decls(const struct dynpf_rule *r)
  * the rules that test them need them; a test of the parse error, and a
  * sample's event (it carries the parse), need all of it. IPv4 and IPv6
  * options and SRH TLVs are always walked: an error in them ends the parse
- * before the layers after them, which any rule may test.
+ * before the layers after them, which any rule may test. Every walk counts
+ * its TLVs and keeps the bitmap of their types, which decides the TLV tests
+ * of the built-in families of 8-bit types; it lists them one by one only
+ * for the tests that read the list (DYNPF_NEED_TLV_LIST).
  */
 dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 {
@@ -780,8 +784,9 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 			needs |= DYNPF_NEED_INNER;
 		if (m->tlv[i].family == DYNPF_TLV_TCP_OPT)
 			needs |= DYNPF_NEED_TCP_OPT;
+		/* Types wider than the bitmap of types seen: the list. */
 		if (m->tlv[i].family == DYNPF_TLV_GENEVE_OPT)
-			needs |= DYNPF_NEED_TUN_OPT;
+			needs |= DYNPF_NEED_TUN_OPT | DYNPF_NEED_TLV_LIST;
 	}
 	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
 		if (i >= m->nval)
@@ -795,7 +800,7 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 		if (i >= m->ndata)
 			break;
 		if (m->data[i].where < DYNPF_TLV_NFAM)
-			needs |= DYNPF_NEED_INNER;
+			needs |= DYNPF_NEED_INNER | DYNPF_NEED_TLV_LIST;
 		else if (m->data[i].where < DYNPF_TLV_NALL)
 			needs |= DYNPF_NEED_ANY_DECL;
 		if (m->data[i].where == DYNPF_TLV_TCP_OPT)

@@ -450,11 +450,12 @@ section "classification: the BPF classifier and the native reference decide alik
 # replay --rules runs each packet again through the programs without their
 # trace, the parse the rules allow: the verdicts must be the full parse's, and
 # the native reference's. data.rules: byte tests of every TLV family and
-# layer, the same way.
+# layer, the same way. nolist.rules: TLV tests that read no TLV list, so the
+# data path counts the TLVs it walks without listing them.
 python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
 p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' \
 	"$OUT/all.pcap" "${CAPS[@]}"
-for r in captures lean lean-inner data; do
+for r in captures lean lean-inner data nolist; do
 	for c in "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"; do
 		t "replay --rules $r.rules: native = BPF, lean parse = full: $(basename "$c")" \
 			"$DYNPF" replay "$c" --rules "tests/rules/$r.rules" --check-native -q

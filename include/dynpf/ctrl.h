@@ -493,12 +493,16 @@ struct dynpf_sample {
 #define DYNPF_NEED_INNER 0x02   /* a tunnel's inner packet parsed */
 #define DYNPF_NEED_TUN_OPT 0x04 /* Geneve options walked */
 #define DYNPF_NEED_FULL 0x08    /* everything: a test of the parse error, a sample */
-#define DYNPF_NEED_BITS 4
+/* Each TLV listed (struct dynpf_tlv_list.ent[]), not only counted and in
+ * the bitmap of types seen: a test of a Geneve option or of a declared
+ * protocol's TLV (types wider than 8 bits), a byte test of a TLV. */
+#define DYNPF_NEED_TLV_LIST 0x10
+#define DYNPF_NEED_BITS 5
 /*
  * What a rule testing a declared protocol needs besides (dynpf_rule_needs()):
  * not counted in need_cnt; the drain publishes DYNPF_PUB_DECL instead.
  */
-#define DYNPF_NEED_DECL 0x10
+#define DYNPF_NEED_DECL 0x20
 
 /*
  * What a packet reads of the rule set, once, in one 64-bit load
@@ -506,12 +510,12 @@ struct dynpf_sample {
  * alive at it need of the parse, the settings, and whether any rule lives.
  * The drain writes it in one store, last, at each commit.
  */
-#define DYNPF_PUB_NEEDS 0x0f        /* DYNPF_NEED_* of the rules alive */
-#define DYNPF_PUB_DROP 0x10         /* default-action drop */
-#define DYNPF_PUB_ARP_ND_RULES 0x20 /* pass-arp-nd off: ARP and ND go to the rules */
-#define DYNPF_PUB_RULES 0x40        /* at least one rule alive */
-#define DYNPF_PUB_DECL 0x80         /* declared protocols walked: a rule alive tests one */
-#define DYNPF_PUB_GEN_SHIFT 8       /* the generation: the 56 bits above */
+#define DYNPF_PUB_NEEDS 0x1f        /* DYNPF_NEED_* of the rules alive */
+#define DYNPF_PUB_DROP 0x20         /* default-action drop */
+#define DYNPF_PUB_ARP_ND_RULES 0x40 /* pass-arp-nd off: ARP and ND go to the rules */
+#define DYNPF_PUB_RULES 0x80        /* at least one rule alive */
+#define DYNPF_PUB_DECL 0x100        /* declared protocols walked: a rule alive tests one */
+#define DYNPF_PUB_GEN_SHIFT 9       /* the generation: the 55 bits above */
 #define DYNPF_PUB_GEN(pub) ((pub) >> DYNPF_PUB_GEN_SHIFT)
 
 struct dynpf_state {
@@ -552,8 +556,8 @@ struct dynpf_state {
 /*
  * An entry of the rule pool (dynpf_rules; index 0 is none). A packet at
  * generation g sees it when g - born < span, unsigned, in 64 bits: then
- * born <= g < born + span, since generations have 56 bits and g - born
- * wraps to 2^64 - 2^56 or more for an entry born after g. span is
+ * born <= g < born + span, since generations have 55 bits and g - born
+ * wraps to 2^64 - 2^55 or more for an entry born after g. span is
  * DYNPF_SPAN_ALIVE while the rule lives; deleting the rule sets it to the
  * deleting commit's generation - born. The rule first, then its place in
  * the chains (tried the other way round, the fields a walk reads first: no

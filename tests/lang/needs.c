@@ -19,6 +19,7 @@ static void needs(const char *text, __u32 want)
 void test_needs(void)
 {
 	const __u32 tcp = DYNPF_NEED_TCP_OPT, in = DYNPF_NEED_INNER, tun = DYNPF_NEED_TUN_OPT;
+	const __u32 list = DYNPF_NEED_TLV_LIST;
 
 	/* Headers only: nothing beyond them. */
 	needs("ip saddr 198.18.0.0/15 tcp dport 80 drop", 0);
@@ -35,7 +36,10 @@ void test_needs(void)
 	needs("ip option ra count", in);
 	needs("ip6 hbh option ra count", in);
 	needs("srh tlv hmac count", in);
-	needs("geneve option 0x0102:0x80 count", in | tun);
+	/* Types wider than 8 bits, and byte tests of a TLV: the TLVs listed. */
+	needs("geneve option 0x0102:0x80 count", in | tun | list);
+	needs("tcp option 253 data 0:2 0xf989 count", tcp | in | list);
+	needs("ip option ra data 2:2 0 count", in | list);
 	/* The inner stack. */
 	needs("inner tcp dport 80 drop", in);
 	needs("inner tcp option ts count", tcp | in);
