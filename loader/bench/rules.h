@@ -243,6 +243,7 @@ enum {
 	RB_OPT_EMPTY,
 	RB_OPT_DIRECT,
 	RB_OPT_DYNPF,
+	RB_OPT_VERSUS, /* --versus: the other build's dynpf_xdp (xdp only) */
 	RB_OPT_NPROGS
 };
 struct rb_opts {

@@ -62,8 +62,9 @@ int rb_options(struct rb_ctx *x)
 	for (uint32_t k = 0; k < 2; k++) {
 		err = opt_txn(x, k);
 		for (size_t h = 0; !err && h < RB_NHOOKS; h++) {
+			/* The --versus build has only a dynpf_xdp (hook 0). */
 			int fd[RB_OPT_NPROGS] = { cfg->empty_fd[h], cfg->direct_fd[h],
-						  x->prog_fd[h] };
+						  x->prog_fd[h], h ? -1 : x->versus_fd };
 
 			/* The rule must decide: it passes, the default passes too. */
 			err = rb_test_run(x->prog_fd[h], cfg->opt_shape[k].pkt,
@@ -104,6 +105,12 @@ void rb_print_options(const struct bench_rules *r)
 			       o->med[k][h][RB_OPT_DYNPF],
 			       o->med[k][h][RB_OPT_DYNPF] / o->med[k][h][RB_OPT_DIRECT],
 			       rb_opt_rule_text[k]);
+	if (r->cfg.versus)
+		for (size_t k = 0; k < 2; k++)
+			printf("%-12s %-5s --versus build %8.1f, this build / --versus %.3fx\n",
+			       r->cfg.opt_shape[k].name, rb_hooks[0].name,
+			       o->med[k][0][RB_OPT_VERSUS],
+			       o->med[k][0][RB_OPT_DYNPF] / o->med[k][0][RB_OPT_VERSUS]);
 	printf("direct walks the same option area with direct packet access and does not\n"
 	       "classify; dynpf walks it because the rule needs it, then classifies.\n");
 }
