@@ -152,8 +152,9 @@ dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_i
 	l->seen[t8 >> 6] |= 1ULL << (t8 & 63);
 	if (l->count < 255)
 		l->count++;
-	/* No rule reads the list: its stores are a third of a TLV's cost
-	 * (syn at 10,000 rules, which walk its 5 TCP options: 8-28 ns). */
+	/* No rule reads the list: tcp-opt40 (10 options) with `tcp option
+	 * 8` takes 0.92x the time without the list's stores (bench --versus
+	 * both ways round, 2 runs each). */
 	if (it->nolist)
 		return;
 	if (n >= DYNPF_MAX_TLVS) {
