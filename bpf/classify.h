@@ -147,20 +147,6 @@ static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const str
 	bpf_ringbuf_submit_dynptr(&ev, 0);
 }
 
-/* Per stack, the fields the inline pre-check of a chain entry reads. */
-struct dynpf_quick {
-	__u16 sport;
-	__u16 dport;
-	__u8 ports; /* TCP or UDP: sport and dport are valid */
-	__u8 tcp;   /* flags is valid */
-	__u8 flags;
-	__u8 l3; /* 4 or 6: ttl, dscp and proto are valid; 0: no IP header */
-	__u8 ttl;
-	__u8 dscp;
-	__u8 proto;
-	__u8 pad;
-};
-
 /* The classifier's working state for one packet: too big for the stack. */
 #define DYNPF_COLL_SLOTS 8 /* >= DYNPF_MAX_NONTERM, a power of 2 */
 struct dynpf_cls_scratch {
@@ -216,147 +202,12 @@ DYNPF_SUBPROG int dynpf_coll_replace(struct dynpf_cls_scratch *cs, __u32 id, __u
 	return 0;
 }
 
-/*
- * The fields dynpf_quick() tests exactly as dynpf_rule_match() does: a rule
- * that tests nothing else, and at most one TLV and one value test of the
- * kinds dynpf_quick_tlv() and dynpf_quick_val() decide, is decided inline,
- * without the call (the catch-all, "tcp dport 22", "udp", "tcp flags syn /
- * syn,ack", "ip6 exthdr routing", "tcp option mss missing", "tcp mss 1-535").
- */
-#define DYNPF_QUICK_FIELDS                                                               \
-	(DYNPF_M_IFINDEX | DYNPF_M_FAMILY | DYNPF_M_PROTO | DYNPF_M_TTL | DYNPF_M_DSCP | \
-	 DYNPF_M_SPORT | DYNPF_M_DPORT | DYNPF_M_TCP_FLAGS)
-
-/* dynpf_quick()'s answers. */
-enum {
-	DYNPF_Q_MATCH = 0, /* the rule matches */
-	DYNPF_Q_FAIL,      /* it does not */
-	DYNPF_Q_ASK,       /* no rejection inline: dynpf_rule_match() decides */
-};
-
-/*
- * A TLV test, inline, as dynpf_tlv_present() makes it, where the parse
- * summarised the answer: a built-in family whose types are 8 bits (its
- * bitmap of types seen is exact; not Geneve's), or an IPv6 extension header
- * of stack s. DYNPF_Q_ASK for the others.
- */
-static __always_inline int dynpf_quick_tlv(const struct dynpf_tlv_test *t,
-					   const struct dynpf_pkt *p, const struct dynpf_quick *q,
-					   __u32 s)
+/* The quick fields of stack s (rules/quick.h). */
+static __always_inline void dynpf_cls_quick_init(struct dynpf_cls_scratch *cs,
+						 const struct dynpf_pkt *p, __u32 s)
 {
-	__u32 f = t->family, type = t->type, present, e;
-
-	if (f == DYNPF_TT_EXT) {
-		e = dynpf_ext_of_ipproto(type);
-		present = e && q->l3 == 6 &&
-			  (p->st[s & 1].ip6.seen & (1u << ((e - DYNPF_P_HOPOPTS) & 15)));
-	} else if (f < DYNPF_TLV_NFAM && f != DYNPF_TLV_GENEVE_OPT) {
-		present = (p->tlv[f].seen[(type >> 6) & 3] >> (type & 63)) & 1;
-	} else {
-		return DYNPF_Q_ASK;
-	}
-	return !!present == t->neg ? DYNPF_Q_FAIL : DYNPF_Q_MATCH;
-}
-
-/* A value test, inline, as dynpf_pkt_val() makes it: the TCP MSS and window scale. */
-static __always_inline int dynpf_quick_val(const struct dynpf_val_test *t,
-					   const struct dynpf_pkt *p, const struct dynpf_quick *q,
-					   __u32 s)
-{
-	const struct dynpf_l4 *l4 = &p->st[s & 1].l4;
-	__u32 val;
-
-	switch (t->field) {
-	case DYNPF_V_MSS:
-		if (!q->tcp || !(l4->opts & DYNPF_TCPO_MSS))
-			return DYNPF_Q_FAIL;
-		val = l4->mss;
-		break;
-	case DYNPF_V_WSCALE:
-		if (!q->tcp || !(l4->opts & DYNPF_TCPO_WSCALE))
-			return DYNPF_Q_FAIL;
-		val = l4->wscale;
-		break;
-	default:
-		return DYNPF_Q_ASK;
-	}
-	return val < t->lo || val > t->hi ? DYNPF_Q_FAIL : DYNPF_Q_MATCH;
-}
-
-/*
- * What dynpf_rule_match() would say on the commonest fields, inline: most
- * candidates that fail, fail here, without the call (a call and its return
- * cost about 12 ns here). Each test mirrors one in dynpf_rule_match();
- * DYNPF_Q_ASK when the rule tests more than this can decide.
- */
-static __always_inline int dynpf_quick(const struct dynpf_rule *r,
-				       const struct dynpf_cls_scratch *cs,
-				       const struct dynpf_pkt *p)
-{
-	__u32 s = r->m.stack & 1;
-	const struct dynpf_quick *q = &cs->q[s];
-	__u32 f = r->m.fields;
-	int t = DYNPF_Q_MATCH, v = DYNPF_Q_MATCH;
-
-	if ((f & DYNPF_M_IFINDEX) && p->ifindex != r->m.ifindex)
-		return DYNPF_Q_FAIL;
-	if (f & (DYNPF_M_FAMILY | DYNPF_M_PROTO)) {
-		if (!q->l3)
-			return DYNPF_Q_FAIL;
-		if ((f & DYNPF_M_FAMILY) && q->l3 != r->m.family)
-			return DYNPF_Q_FAIL;
-		if ((f & DYNPF_M_PROTO) && q->proto != r->m.proto)
-			return DYNPF_Q_FAIL;
-	}
-	if (f & (DYNPF_M_SPORT | DYNPF_M_DPORT)) {
-		if (!q->ports)
-			return DYNPF_Q_FAIL;
-		if ((f & DYNPF_M_SPORT) && (q->sport < r->m.sport_lo || q->sport > r->m.sport_hi))
-			return DYNPF_Q_FAIL;
-		if ((f & DYNPF_M_DPORT) && (q->dport < r->m.dport_lo || q->dport > r->m.dport_hi))
-			return DYNPF_Q_FAIL;
-	}
-	if ((f & DYNPF_M_TCP_FLAGS) &&
-	    (!q->tcp || (q->flags & r->m.tcp_flags_mask) != r->m.tcp_flags))
-		return DYNPF_Q_FAIL;
-	if ((f & DYNPF_M_TTL) && (!q->l3 || q->ttl < r->m.ttl_lo || q->ttl > r->m.ttl_hi))
-		return DYNPF_Q_FAIL;
-	if ((f & DYNPF_M_DSCP) && (!q->l3 || q->dscp != r->m.dscp))
-		return DYNPF_Q_FAIL;
-	/* The first TLV and value tests: "tcp option mss missing" and "ip6
-	 * exthdr routing" fail here for most packets that reach them. */
-	if (r->m.ntlv) {
-		t = dynpf_quick_tlv(&r->m.tlv[0], p, q, s);
-		if (t == DYNPF_Q_FAIL)
-			return DYNPF_Q_FAIL;
-	}
-	if (r->m.nval) {
-		v = dynpf_quick_val(&r->m.val[0], p, q, s);
-		if (v == DYNPF_Q_FAIL)
-			return DYNPF_Q_FAIL;
-	}
-	if ((f & ~DYNPF_QUICK_FIELDS) || r->m.ntlv > 1 || r->m.nval > 1 || t || v)
-		return DYNPF_Q_ASK;
-	return DYNPF_Q_MATCH;
-}
-
-/* The quick fields of stack s (dynpf_quick()). */
-static __always_inline void dynpf_quick_init(struct dynpf_cls_scratch *cs,
-					     const struct dynpf_pkt *p, __u32 s)
-{
-	const struct dynpf_cls_stack *v = &cs->view.s[s & (DYNPF_MAX_STACKS - 1)];
-	const struct dynpf_stack *st = &p->st[s & (DYNPF_MAX_STACKS - 1)];
-	struct dynpf_quick *q = &cs->q[s & (DYNPF_MAX_STACKS - 1)];
-
-	q->ports = dynpf_has_ports(v->l4);
-	q->tcp = v->l4 == DYNPF_P_TCP;
-	q->l3 = v->l3;
-	q->proto = v->proto;
-	q->sport = st->l4.sport;
-	q->dport = st->l4.dport;
-	q->flags = st->l4.flags;
-	q->ttl = st->l3.ttl;
-	q->dscp = st->l3.tos >> 2;
+	s &= DYNPF_MAX_STACKS - 1;
+	dynpf_quick_init(&cs->q[s], &cs->view.s[s], &p->st[s], p->ifindex);
 }
 
 /*
@@ -380,7 +231,7 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 		return 1; /* another key in the bucket */
 	/* Life is tested after the inline rejections: most entries a key
 	 * meets fail one of them, and then life does not matter. */
-	q = dynpf_quick(&e->r, cs, p);
+	q = dynpf_quick(&e->r, &e->q, &cs->q[e->r.m.stack & (DYNPF_MAX_STACKS - 1)], p);
 	if (q != DYNPF_Q_FAIL && dynpf_ent_alive(e, cs->gen) &&
 	    (q == DYNPF_Q_MATCH || dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
 		if (e->terminal) {
@@ -509,7 +360,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			m &= sel->proto[s][v->s[s].proto];
 		if (!m)
 			continue;
-		dynpf_quick_init(cs, p, s);
+		dynpf_cls_quick_init(cs, p, s);
 		/* Only konst tuples (a catch-all): no key, and no filter. */
 		if (!(m & sel->keyed[s])) {
 			cand |= m;

@@ -514,6 +514,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 	e->span = DYNPF_SPAN_ALIVE;
 	e->tuple = t;
 	e->terminal = dynpf_act_terminal(r->action);
+	dynpf_qtest_make(r, &e->q);
 	e->state = DYNPF_ENT_LINKED;
 	e->epoch = 0;
 	cur = *head;

@@ -40,6 +40,7 @@
 
 #include "dynpf/ctrl.h"
 #include "match.h"
+#include "quick.h"
 
 /*
  * A tuple, as packets read it: what the drain writes into it only when the

@@ -564,6 +564,26 @@ struct dynpf_state {
  * faster, bench stages at 10,000 rules).
  */
 #define DYNPF_SPAN_ALIVE (1ull << 62)
+
+/*
+ * A rule's quick test, made by the drain when it links the entry
+ * (dynpf_qtest_make(), rules/quick.h): the exact fields it tests as a want
+ * and a mask over the packet's quick word, its ranges as a start and a
+ * span (x in lo..hi: x - lo <= span), and whether it tests more.
+ */
+struct dynpf_qtest {
+	__u64 want;
+	__u64 mask;
+	__u16 sport_lo;
+	__u16 sport_span;
+	__u16 dport_lo;
+	__u16 dport_span;
+	__u8 ttl_lo;
+	__u8 ttl_span;
+	__u8 more; /* TLV or value tests, or fields beyond the quick ones */
+	__u8 pad[5];
+};
+
 struct dynpf_rule_ent {
 	struct dynpf_rule r;
 	__u64 hash;  /* of the masked key and tuple: its bucket, compared first */
@@ -576,6 +596,7 @@ struct dynpf_rule_ent {
 	__u8 tuple;
 	__u8 terminal;
 	__u8 pad;
+	struct dynpf_qtest q; /* the rule's quick test */
 };
 
 #ifdef __cplusplus
@@ -601,7 +622,8 @@ DYNPF_CTRL_ASSERT(struct dynpf_ack_commit, 40);
 DYNPF_CTRL_ASSERT(struct dynpf_drain_args, 48);
 DYNPF_CTRL_ASSERT(struct dynpf_verdict, 52);
 DYNPF_CTRL_ASSERT(struct dynpf_sample, 32);
-DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 392);
+DYNPF_CTRL_ASSERT(struct dynpf_qtest, 32);
+DYNPF_CTRL_ASSERT(struct dynpf_rule_ent, 424);
 DYNPF_CTRL_ASSERT(struct dynpf_state, 160);
 DYNPF_CTRL_ASSERT(struct dynpf_trace_rec, sizeof(struct dynpf_pkt) + 56);
 

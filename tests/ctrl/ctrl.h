@@ -73,6 +73,8 @@ void test_sample(void);
 void test_differential(void);
 void test_differential_mixed(void);
 void test_keyed_hint(void);
+/* quick.c */
+void test_quick(void);
 void test_100k(void);
 /* concurrency.c */
 void test_concurrency(void);
