@@ -100,7 +100,9 @@ struct bench_job {
 
 /*
  * runs rounds of bench_run_want() over jobs[0 .. n-1] in turn, repeat
- * repetitions each, so that drift hits them alike; then each job's median.
+ * repetitions each, so that drift hits them alike, every other round in
+ * the reverse order, so that no job is always the one after another; then
+ * each job's median.
  * 0, or bench_run_want()'s error with the failing job's index in *failed.
  */
 int bench_interleave(const struct bench_job *jobs, size_t n, uint32_t runs, uint32_t repeat,

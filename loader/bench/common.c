@@ -50,7 +50,10 @@ int bench_interleave(const struct bench_job *jobs, size_t n, uint32_t runs, uint
 	int err;
 
 	for (uint32_t r = 0; r < runs; r++) {
-		for (size_t j = 0; j < n; j++) {
+		for (size_t k = 0; k < n; k++) {
+			/* Every other round the other way: no job always first. */
+			size_t j = r & 1 ? n - 1 - k : k;
+
 			if (jobs[j].fd < 0)
 				continue;
 			err = bench_run_want(jobs[j].fd, jobs[j].pkt, jobs[j].len, repeat,
