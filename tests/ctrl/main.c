@@ -4,7 +4,8 @@
  * programs (BPF_PROG_TEST_RUN; needs root): every message type, every
  * refusal with its errno and field, a hostile producer writing raw bytes,
  * atomic transactions, counters, priorities, non-terminal actions, the BPF
- * classifier against a linear reference on random rule sets, packets
+ * classifier against a linear reference on random rule sets, its quick
+ * test against dynpf_rule_match() on every capture (natively), packets
  * classified while transactions commit, and a 100,000-rule load.
  *
  * One file a topic (ctrl.h lists them); main() runs them in order. Prints
