@@ -121,6 +121,13 @@ static void made_rule(unsigned int *seed, struct dynpf_rule *r, const struct dyn
 		t->type = t->family == DYNPF_TT_EXT ? (__u8[]){ 0, 43, 44, 60 }[rand_r(seed) % 4]
 						    : rand_r(seed) % 12;
 		t->neg = rand_r(seed) & 1;
+		/* Geneve's 24-bit types: one of the packet's, or one next to it. */
+		if (p->tlv[DYNPF_TLV_GENEVE_OPT].n && rand_r(seed) & 1) {
+			const struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_GENEVE_OPT];
+
+			t->family = DYNPF_TLV_GENEVE_OPT;
+			t->type = l->ent[rand_r(seed) % l->n].type ^ (rand_r(seed) & 1 ? 0x100 : 0);
+		}
 	}
 	if (what & 512) {
 		struct dynpf_val_test *t = &m->val[m->nval++];
