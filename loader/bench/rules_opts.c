@@ -139,6 +139,11 @@ json_object *rb_options_json(const struct bench_rules *r)
 					       dynpf_json_num(o->med[k][h][RB_OPT_DYNPF] /
 								      o->med[k][h][RB_OPT_DIRECT],
 							      "%.3f"));
+			/* --versus: the other build's dynpf_xdp, in the same rounds. */
+			if (r->cfg.versus && !h)
+				json_object_object_add(
+					e, "versus_ns",
+					dynpf_json_num(o->med[k][h][RB_OPT_VERSUS], "%.1f"));
 			json_object_array_add(a, e);
 		}
 	return a;
