@@ -105,7 +105,7 @@ UNIT_HDRS := tests/lib/unit.h $(wildcard tests/*/*.h) $(HEADERS)
 PARSERS_TEST_SRCS := $(wildcard tests/parsers/*.c) $(UNIT)
 $(BUILD)/test_parsers: $(PARSERS_TEST_SRCS) $(UNIT_HDRS) $(OUT)/native.o | $(BUILD)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(PARSERS_TEST_SRCS) $(OUT)/native.o -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(PARSERS_TEST_SRCS) $(OUT)/native.o -lpcap -o $@
 
 # The rule language alone: no BPF, no libbpf, no json-c.
 RULES_TEST_SRCS := $(wildcard tests/lang/*.c) $(UNIT) $(LANG_SRCS)

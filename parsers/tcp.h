@@ -6,6 +6,85 @@
 #include "cursor.h"
 #include "tlvstep.h"
 
+/*
+ * The two option layouts most TCP segments carry, decoded in place with
+ * constant offsets instead of walked (as Linux's tcp_parse_options() takes
+ * NOP, NOP, timestamps without a walk):
+ *   - a SYN or SYN-ACK from Linux, 20 bytes: MSS, SACK permitted,
+ *     timestamps, NOP, window scale;
+ *   - an established segment with timestamps, 12 bytes: NOP, NOP,
+ *     timestamps.
+ * Recognised by three compares of the bytes that are not values; the
+ * result is the walk's (the same fields, the same TLVs in the family's
+ * list; tests/parsers/tcpfast.c holds them to it over every capture and
+ * random option areas). The walk calls dynpf_tlv_walk_area() and steps
+ * through the TLVs one by one: syn's parse took 70 ns with it at 10,000
+ * rules (whose tests need the options), 39 ns with this (31 without the
+ * options), and syn at 10,000 rules 261 -> 226 ns (bench --versus, the
+ * stages' table). The TLVs are counted at once, and listed only when a rule
+ * reads the list. Any other area is walked. DYNPF_TCP_OPT_FAST 0 builds the
+ * walk alone (the test's reference).
+ * off, len: the option area's packet offset and length. 1 when decoded.
+ */
+#ifndef DYNPF_TCP_OPT_FAST
+#define DYNPF_TCP_OPT_FAST 1
+#endif
+/* The layouts' TLVs, as the walk lists them: kind, length, offset in the area. */
+#define DYNPF_TCP_LIST(l, kind, len, at) \
+	dynpf_tlv_list_add(l, DYNPF_TLV_TCP_OPT, kind, len, off + (at), p->nlayers, 2)
+#define DYNPF_TCPO_BIT(kind) (1ull << DYNPF_TCPOPT_##kind)
+dynpf_inline int dynpf_tcp_opts_fast(struct dynpf_cursor *c, struct dynpf_pkt *p,
+				     struct dynpf_l4 *l4, __u32 off, __u32 len)
+{
+	struct dynpf_tlv_list *l;
+	const __u8 *o;
+
+	if (!DYNPF_TCP_OPT_FAST)
+		return 0;
+	if (len == 20) {
+		o = dynpf__slice(c, off, 20);
+		if (!o || dynpf_get_be16(o) != 0x0204 || dynpf_get_be32(o + 4) != 0x0402080a ||
+		    o[16] != DYNPF_TCPOPT_NOP || dynpf_get_be16(o + 17) != 0x0303)
+			return 0;
+		l4->mss = dynpf_get_be16(o + 2);
+		l4->ts_val = dynpf_get_be32(o + 8);
+		l4->ts_ecr = dynpf_get_be32(o + 12);
+		l4->wscale = o[19];
+		l4->opts |=
+			DYNPF_TCPO_MSS | DYNPF_TCPO_SACK_PERM | DYNPF_TCPO_TS | DYNPF_TCPO_WSCALE;
+		l = dynpf_tlv_count_n(p, DYNPF_TLV_TCP_OPT,
+				      DYNPF_TCPO_BIT(MSS) | DYNPF_TCPO_BIT(SACK_PERM) |
+					      DYNPF_TCPO_BIT(TS) | DYNPF_TCPO_BIT(NOP) |
+					      DYNPF_TCPO_BIT(WSCALE),
+				      5);
+		if (c->skip & DYNPF_SKIP_TLV_LIST)
+			return 1;
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_MSS, 4, 0);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_SACK_PERM, 2, 4);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_TS, 10, 6);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_NOP, 1, 16);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_WSCALE, 3, 17);
+		return 1;
+	}
+	if (len == 12) {
+		o = dynpf__slice(c, off, 12);
+		if (!o || dynpf_get_be32(o) != 0x0101080a)
+			return 0;
+		l4->ts_val = dynpf_get_be32(o + 4);
+		l4->ts_ecr = dynpf_get_be32(o + 8);
+		l4->opts |= DYNPF_TCPO_TS;
+		l = dynpf_tlv_count_n(p, DYNPF_TLV_TCP_OPT,
+				      DYNPF_TCPO_BIT(NOP) | DYNPF_TCPO_BIT(TS), 3);
+		if (c->skip & DYNPF_SKIP_TLV_LIST)
+			return 1;
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_NOP, 1, 0);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_NOP, 1, 1);
+		DYNPF_TCP_LIST(l, DYNPF_TCPOPT_TS, 10, 2);
+		return 1;
+	}
+	return 0;
+}
+
 dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l4 *l4 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l4;
@@ -33,6 +112,8 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (doff > sizeof(*th) && !(c->skip & DYNPF_SKIP_TCP_OPT)) {
 		/* The header is valid: an error from here on is in its options. */
 		c->keep_layer = 1;
+		if (dynpf_tcp_opts_fast(c, p, l4, c->off - doff + sizeof(*th), doff - sizeof(*th)))
+			return DYNPF_P_NONE;
 		r = dynpf_tlv_walk(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th),
 				   doff - sizeof(*th), 0);
 		if (r < 0)

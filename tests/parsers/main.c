@@ -12,5 +12,6 @@ int main(void)
 	test_tunnels();
 	test_lengths();
 	test_decl();
+	test_tcp_opts_fast();
 	return unit_report("test_parsers");
 }

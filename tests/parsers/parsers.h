@@ -11,6 +11,7 @@
  *   tunnels.c  VXLAN, Geneve, GRE, MPLS, GTP-U, IP in IP
  *   lengths.c  every length field bounds what follows (UDP, GTP-U, jumbograms,
  *              GRE versions, AH and ESP behind IPv4)
+ *   tcpfast.c  the TCP options' fast path against the walk (tcpfast_ref.c)
  *   main.c     main, "test_parsers: N passed, N failed" (tests/lib/unit.h)
  */
 #ifndef DYNPF_TESTS_PARSERS_H
@@ -58,6 +59,9 @@ void test_every_truncation(void);
 void test_ipv4_options(void);
 void test_ipv6_ext(void);
 void test_tunnels(void);
+void test_tcp_opts_fast(void);
+/* tcpfast_ref.c: the parse with every TCP option area walked. */
+void tcpfast_parse_walk(const __u8 *data, __u32 len, struct dynpf_pkt *p, __u8 skip);
 void test_lengths(void);
 void test_decl(void);
 

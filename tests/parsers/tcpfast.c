@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The TCP options' fast path (parsers/tcp.h, dynpf_tcp_opts_fast()) against
+ * the walk it stands in for: every packet parsed by both builds of the
+ * graph (tcpfast_ref.c has the walk alone) must give the same parse result,
+ * byte for byte, with the TLV lists and without (DYNPF_SKIP_TLV_LIST, as
+ * the BPF programs parse when no rule reads a list). The packets: every
+ * frame of every capture, and frames built around the two layouts the fast
+ * path takes, with random values, each of their fixed bytes changed,
+ * random areas of the same lengths, cut short, beyond the first window,
+ * and in a tunnel's inner stack.
+ */
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcap/pcap.h>
+
+#include "graph.h"
+
+#include "parsers.h"
+
+/* The parse with the fast path (this unit is built with it). */
+static void parse_fast(const __u8 *data, __u32 len, struct dynpf_pkt *p, __u8 skip)
+{
+	static struct dynpf_area area;
+	struct dynpf_cursor c;
+
+	memset(p, 0, sizeof(*p));
+	dynpf_cur_init(&c, data, len, &area, DYNPF_PARSE_CFG_DEFAULT);
+	c.skip = skip;
+	dynpf_parse_packet(&c, p);
+	p->hook = DYNPF_HOOK_NATIVE;
+}
+
+struct tally {
+	unsigned long frames, fast20, fast12, differ;
+	char first[160]; /* the first frame that differed, and where */
+};
+
+/* Is list l the TLVs of one of the two layouts, as the walk lists them? */
+static int layout_of(const struct dynpf_tlv_list *l)
+{
+	static const __u8 syn_t[] = { 2, 4, 8, 1, 3 }, syn_l[] = { 4, 2, 10, 1, 3 };
+	static const __u8 ts_t[] = { 1, 1, 8 }, ts_l[] = { 1, 1, 10 };
+	int i;
+
+	if (l->n == 5) {
+		for (i = 0; i < 5; i++)
+			if (l->ent[i].type != syn_t[i] || l->ent[i].len != syn_l[i])
+				return 0;
+		return 20;
+	}
+	if (l->n == 3) {
+		for (i = 0; i < 3; i++)
+			if (l->ent[i].type != ts_t[i] || l->ent[i].len != ts_l[i])
+				return 0;
+		return 12;
+	}
+	return 0;
+}
+
+/* Parse one frame both ways, with and without lists; what differs is tallied. */
+static void compare(struct tally *t, const __u8 *data, __u32 len, const char *what,
+		    unsigned long n)
+{
+	static struct dynpf_pkt a, b;
+	static const __u8 skips[] = { 0, DYNPF_SKIP_TLV_LIST };
+	unsigned int i;
+	size_t k;
+
+	/* Exactly len bytes on the heap: a read past them is ASan's (SAN=1). */
+	__u8 *copy = malloc(len ? len : 1);
+
+	memcpy(copy, data, len);
+	t->frames++;
+	for (i = 0; i < sizeof(skips); i++) {
+		parse_fast(copy, len, &a, skips[i]);
+		tcpfast_parse_walk(copy, len, &b, skips[i]);
+		if (!skips[i]) {
+			int lay = layout_of(&b.tlv[DYNPF_TLV_TCP_OPT]);
+
+			t->fast20 += lay == 20;
+			t->fast12 += lay == 12;
+		}
+		if (!memcmp(&a, &b, sizeof(a)))
+			continue;
+		for (k = 0; k < sizeof(a) && ((__u8 *)&a)[k] == ((__u8 *)&b)[k]; k++)
+			;
+		if (!t->differ++)
+			snprintf(t->first, sizeof(t->first),
+				 "%s #%lu (%u bytes, skip %#x): byte %zu of struct dynpf_pkt", what,
+				 n, len, skips[i], k);
+	}
+	free(copy);
+}
+
+static void check(const char *name, const struct tally *t)
+{
+	CHECK(name, !t->differ, "%lu of %lu frames parse differently, the first: %s", t->differ,
+	      t->frames, t->first);
+}
+
+/* Every frame of every capture: the layouts as real stacks send them, and the rest. */
+static void captures(void)
+{
+	char errbuf[PCAP_ERRBUF_SIZE], name[96];
+	struct tally all = {};
+	glob_t caps;
+	size_t i;
+
+	if (glob("pcap-tests/*.pcap", 0, NULL, &caps) || !caps.gl_pathc) {
+		unit_fail("tcpfast captures", "no capture in pcap-tests/ (run from the top)");
+		return;
+	}
+	for (i = 0; i < caps.gl_pathc; i++) {
+		struct pcap_pkthdr *h;
+		const __u8 *data;
+		unsigned long n = 0;
+		pcap_t *pc = pcap_open_offline(caps.gl_pathv[i], errbuf);
+
+		if (!pc) {
+			unit_fail("tcpfast captures", "%s: %s", caps.gl_pathv[i], errbuf);
+			continue;
+		}
+		while (pcap_next_ex(pc, &h, &data) == 1)
+			compare(&all, data, h->caplen, caps.gl_pathv[i], ++n);
+		pcap_close(pc);
+	}
+	snprintf(name, sizeof(name), "tcpfast captures (%lu frames, layouts %lu + %lu)",
+		 all.frames, all.fast20, all.fast12);
+	check(name, &all);
+	globfree(&caps);
+}
+
+/* The two layouts (parsers/tcp.h) and the bytes of each that are not values. */
+static const __u8 syn20[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 1, 2, 3, 4, 5, 6, 7, 8, 1, 3, 3, 7 };
+static const __u8 fixed20[] = { 0, 1, 4, 5, 6, 7, 16, 17, 18 };
+static const __u8 ts12[12] = { 1, 1, 8, 10, 1, 2, 3, 4, 5, 6, 7, 8 };
+static const __u8 fixed12[] = { 0, 1, 2, 3 };
+
+/* Where a frame carries the option area: how it is wrapped. */
+enum wrap { W_IPV4, W_IPV6, W_IPV6_FAR, W_VXLAN, W_NWRAPS };
+
+/* A frame whose TCP header carries the n-byte option area o, wrapped as w. */
+static void build(struct frame *f, enum wrap w, const __u8 *o, unsigned int n, unsigned int flags)
+{
+	static const __u8 pad[8 * 14] = { 6, 13 }; /* next TCP, 14 units: 112 bytes */
+	unsigned int l4 = 20 + n;
+
+	switch (w) {
+	case W_IPV4:
+		eth(f, 0x0800);
+		ipv4(f, 5, 0, 0, 6, l4);
+		break;
+	case W_IPV6:
+		eth(f, 0x86dd);
+		ipv6(f, 6, l4);
+		break;
+	case W_IPV6_FAR: /* a destination options header pushes TCP past the first window */
+		eth(f, 0x86dd);
+		ipv6(f, 60, sizeof(pad) + l4);
+		put(f, pad, 2);
+		for (unsigned int i = 2; i < sizeof(pad); i++)
+			put8(f, i == 2 ? 1 : 0); /* PadN covering the rest */
+		f->b[f->n - sizeof(pad) + 3] = sizeof(pad) - 4;
+		break;
+	case W_VXLAN:
+		eth(f, 0x0800);
+		ipv4(f, 5, 0, 0, 17, 8 + 8 + 14 + 20 + l4);
+		put16(f, 5000);
+		put16(f, 4789);
+		put16(f, 8 + 8 + 14 + 20 + l4);
+		put16(f, 0);
+		put32(f, 0x08000000);
+		put32(f, 0x00002a00);
+		put(f, "\2\0\0\0\0\4\2\0\0\0\0\3\x08\x00", 14);
+		ipv4(f, 5, 0, 0, 6, l4);
+		break;
+	default:
+		break;
+	}
+	tcp(f, 5 + n / 4, flags, o, n);
+}
+
+static unsigned int rnd(void)
+{
+	static unsigned int x = 0x2545f491;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
+
+/* Frames built around the layouts, every wrap, lists and none. */
+static void built(void)
+{
+	struct tally layouts = {}, changed = {}, random_areas = {}, cut = {};
+	__u8 o[20];
+	struct frame f;
+	unsigned int w, i, k, j;
+
+	for (w = 0; w < W_NWRAPS; w++) {
+		for (i = 0; i < 200; i++) {
+			/* The layouts with random values: the fast path's own frames. */
+			memcpy(o, syn20, 20);
+			for (k = 0; k < 20; k++)
+				if (!memchr(fixed20, k, sizeof(fixed20)))
+					o[k] = rnd();
+			build(&f, w, o, 20, i & 1 ? 0x12 : 0x02);
+			compare(&layouts, f.b, f.n, "layout 20", i);
+			memcpy(o, ts12, 12);
+			for (k = 4; k < 12; k++)
+				o[k] = rnd();
+			build(&f, w, o, 12, 0x10);
+			compare(&layouts, f.b, f.n, "layout 12", i);
+
+			/* One fixed byte changed: walked, and the same result. */
+			memcpy(o, syn20, 20);
+			j = fixed20[i % sizeof(fixed20)];
+			o[j] = i < 100 ? o[j] ^ (1u << (i % 8)) : rnd();
+			build(&f, w, o, 20, 0x02);
+			compare(&changed, f.b, f.n, "layout 20 changed", i);
+			memcpy(o, ts12, 12);
+			j = fixed12[i % sizeof(fixed12)];
+			o[j] = i < 100 ? o[j] ^ (1u << (i % 8)) : rnd();
+			build(&f, w, o, 12, 0x10);
+			compare(&changed, f.b, f.n, "layout 12 changed", i);
+
+			/* Random areas of the two lengths, and of a few others. */
+			for (k = 0; k < 20; k++)
+				o[k] = i & 2 ? rnd() % 6 : rnd();
+			build(&f, w, o, 20, 0x02);
+			compare(&random_areas, f.b, f.n, "random 20", i);
+			build(&f, w, o, 12, 0x02);
+			compare(&random_areas, f.b, f.n, "random 12", i);
+			build(&f, w, o, 4 * (1 + i % 5), 0x02);
+			compare(&random_areas, f.b, f.n, "random 4-20", i);
+		}
+		/* Every cut of a layout's frame: the area, or its header, short. */
+		build(&f, w, syn20, 20, 0x02);
+		for (k = 0; k <= f.n; k++)
+			compare(&cut, f.b, k, "layout 20 cut", k);
+		build(&f, w, ts12, 12, 0x10);
+		for (k = 0; k <= f.n; k++)
+			compare(&cut, f.b, k, "layout 12 cut", k);
+	}
+	check("tcpfast layouts, random values", &layouts);
+	CHECK("tcpfast layouts taken", layouts.fast20 == W_NWRAPS * 200 &&
+					       layouts.fast12 == W_NWRAPS * 200,
+	      "the walk listed %lu and %lu of the layouts, not %u each", layouts.fast20,
+	      layouts.fast12, W_NWRAPS * 200);
+	check("tcpfast layouts, a fixed byte changed", &changed);
+	check("tcpfast random areas", &random_areas);
+	check("tcpfast layouts cut short", &cut);
+}
+
+void test_tcp_opts_fast(void)
+{
+	captures();
+	built();
+}
