@@ -61,8 +61,7 @@ static int layout_of(const struct dynpf_tlv_list *l)
 }
 
 /* Parse one frame both ways, with and without lists; what differs is tallied. */
-static void compare(struct tally *t, const __u8 *data, __u32 len, const char *what,
-		    unsigned long n)
+static void compare(struct tally *t, const __u8 *data, __u32 len, const char *what, unsigned long n)
 {
 	static struct dynpf_pkt a, b;
 	static const __u8 skips[] = { 0, DYNPF_SKIP_TLV_LIST };
@@ -127,8 +126,8 @@ static void captures(void)
 			compare(&all, data, h->caplen, caps.gl_pathv[i], ++n);
 		pcap_close(pc);
 	}
-	snprintf(name, sizeof(name), "tcpfast captures (%lu frames, layouts %lu + %lu)",
-		 all.frames, all.fast20, all.fast12);
+	snprintf(name, sizeof(name), "tcpfast captures (%lu frames, layouts %lu + %lu)", all.frames,
+		 all.fast20, all.fast12);
 	check(name, &all);
 	globfree(&caps);
 }
@@ -140,7 +139,13 @@ static const __u8 ts12[12] = { 1, 1, 8, 10, 1, 2, 3, 4, 5, 6, 7, 8 };
 static const __u8 fixed12[] = { 0, 1, 2, 3 };
 
 /* Where a frame carries the option area: how it is wrapped. */
-enum wrap { W_IPV4, W_IPV6, W_IPV6_FAR, W_VXLAN, W_NWRAPS };
+enum wrap {
+	W_IPV4,
+	W_IPV6,
+	W_IPV6_FAR,
+	W_VXLAN,
+	W_NWRAPS
+};
 
 /* A frame whose TCP header carries the n-byte option area o, wrapped as w. */
 static void build(struct frame *f, enum wrap w, const __u8 *o, unsigned int n, unsigned int flags)
@@ -247,8 +252,8 @@ static void built(void)
 			compare(&cut, f.b, k, "layout 12 cut", k);
 	}
 	check("tcpfast layouts, random values", &layouts);
-	CHECK("tcpfast layouts taken", layouts.fast20 == W_NWRAPS * 200 &&
-					       layouts.fast12 == W_NWRAPS * 200,
+	CHECK("tcpfast layouts taken",
+	      layouts.fast20 == W_NWRAPS * 200 && layouts.fast12 == W_NWRAPS * 200,
 	      "the walk listed %lu and %lu of the layouts, not %u each", layouts.fast20,
 	      layouts.fast12, W_NWRAPS * 200);
 	check("tcpfast layouts, a fixed byte changed", &changed);
