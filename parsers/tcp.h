@@ -31,7 +31,7 @@
 #endif
 /* The layouts' TLVs, as the walk lists them: kind, length, offset in the area. */
 #define DYNPF_TCP_LIST(l, kind, len, at) \
-	dynpf_tlv_list_add(l, DYNPF_TLV_TCP_OPT, kind, len, off + (at), p->nlayers, 2)
+	dynpf_tlv_list_add(l, l->n, DYNPF_TLV_TCP_OPT, kind, len, off + (at), p->nlayers, 2)
 #define DYNPF_TCPO_BIT(kind) (1ull << DYNPF_TCPOPT_##kind)
 dynpf_inline int dynpf_tcp_opts_fast(struct dynpf_cursor *c, struct dynpf_pkt *p,
 				     struct dynpf_l4 *l4, __u32 off, __u32 len)

@@ -126,12 +126,10 @@ dynpf_inline int dynpf_tlv_next(struct dynpf_tlv_it *it, const __u8 *a,
 	return 1;
 }
 
-/* Add a TLV to list l of family f (counted by the caller), or mark it overflowed. */
-dynpf_inline void dynpf_tlv_list_add(struct dynpf_tlv_list *l, const __u32 f, __u32 type, __u32 len,
-				     __u32 off, __u32 layer, __u32 hdr)
+/* Add a TLV to list l of family f as its entry n (l->n), or mark the list overflowed. */
+dynpf_inline void dynpf_tlv_list_add(struct dynpf_tlv_list *l, __u32 n, const __u32 f, __u32 type,
+				     __u32 len, __u32 off, __u32 layer, __u32 hdr)
 {
-	__u32 n = l->n;
-
 	if (n >= DYNPF_MAX_TLVS) {
 		l->overflow = 1;
 		return;
@@ -149,8 +147,8 @@ dynpf_inline void dynpf_tlv_list_add(struct dynpf_tlv_list *l, const __u32 f, __
 
 /*
  * Count n TLVs of built-in family f (a constant) at once, all of types below
- * 64, whose bits are seen: what n dynpf_tlv_record_at() would count. The
- * caller lists them (dynpf_tlv_list_add()) in the list returned.
+ * 64, whose bits are seen: what n dynpf_tlv_record() would count. The caller
+ * lists them (dynpf_tlv_list_add()) in the list returned.
  */
 dynpf_inline struct dynpf_tlv_list *dynpf_tlv_count_n(struct dynpf_pkt *p, const __u32 f,
 						      __u64 seen, __u32 n)
@@ -164,17 +162,14 @@ dynpf_inline struct dynpf_tlv_list *dynpf_tlv_count_n(struct dynpf_pkt *p, const
 	return l;
 }
 
-/*
- * Record a TLV in family f's list and summary: its type, total length and
- * packet offset, the layer carrying it, hdr its header's bytes; nolist:
- * count it, list nothing (DYNPF_SKIP_TLV_LIST).
- */
-dynpf_inline void dynpf_tlv_record_at(struct dynpf_pkt *p, const __u32 f, __u32 type, __u32 len,
-				      __u32 off, __u32 layer, __u32 hdr, __u32 nolist)
+/* Record the current TLV in family f's list and summary; hdr: its header's bytes. */
+dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
+				   const __u32 f, __u32 hdr)
 {
 	__u64 fi = f;
+	__u32 n;
 	struct dynpf_tlv_list *l;
-	__u8 t8 = type & 0xff;
+	__u8 t8 = it->type & 0xff;
 
 	if (fi >= DYNPF_TLV_NALL)
 		return;
@@ -187,6 +182,7 @@ dynpf_inline void dynpf_tlv_record_at(struct dynpf_pkt *p, const __u32 f, __u32 
 		dynpf_barrier_var(fi);
 	}
 	l = &p->tlv[fi];
+	n = l->n;
 	p->tlv_fams |= 1u << fi;
 
 	l->seen[t8 >> 6] |= 1ULL << (t8 & 63);
@@ -195,17 +191,9 @@ dynpf_inline void dynpf_tlv_record_at(struct dynpf_pkt *p, const __u32 f, __u32 
 	/* No rule reads the list: tcp-opt40 (10 options) with `tcp option
 	 * 8` takes 0.92x the time without the list's stores (bench --versus
 	 * both ways round, 2 runs each). */
-	if (nolist)
+	if (it->nolist)
 		return;
-	dynpf_tlv_list_add(l, f, type, len, off, layer, hdr);
-}
-
-/* Record the walk's current TLV in family f's list; hdr: its header's bytes. */
-dynpf_inline void dynpf_tlv_record(struct dynpf_pkt *p, const struct dynpf_tlv_it *it,
-				   const __u32 f, __u32 hdr)
-{
-	dynpf_tlv_record_at(p, f, it->type, it->tlen, it->base + it->toff, it->layer, hdr,
-			    it->nolist);
+	dynpf_tlv_list_add(l, n, f, it->type, it->tlen, it->base + it->toff, it->layer, hdr);
 }
 
 /* Clear list f (its entries are left: n says how many hold anything). */
