@@ -60,7 +60,8 @@ void test_ipv4_options(void);
 void test_ipv6_ext(void);
 void test_tunnels(void);
 void test_tcp_opts_fast(void);
-/* tcpfast_ref.c: the parse with every TCP option area walked. */
+/* tcpfast.c and tcpfast_ref.c (tcpfast_parse.h): the parse with and without the fast path. */
+void tcpfast_parse_fast(const __u8 *data, __u32 len, struct dynpf_pkt *p, __u8 skip);
 void tcpfast_parse_walk(const __u8 *data, __u32 len, struct dynpf_pkt *p, __u8 skip);
 void test_lengths(void);
 void test_decl(void);

@@ -16,22 +16,11 @@
 
 #include <pcap/pcap.h>
 
-#include "graph.h"
+/* The parse with the fast path (this unit is built with it). */
+#define TCPFAST_PARSE tcpfast_parse_fast
+#include "tcpfast_parse.h"
 
 #include "parsers.h"
-
-/* The parse with the fast path (this unit is built with it). */
-static void parse_fast(const __u8 *data, __u32 len, struct dynpf_pkt *p, __u8 skip)
-{
-	static struct dynpf_area area;
-	struct dynpf_cursor c;
-
-	memset(p, 0, sizeof(*p));
-	dynpf_cur_init(&c, data, len, &area, DYNPF_PARSE_CFG_DEFAULT);
-	c.skip = skip;
-	dynpf_parse_packet(&c, p);
-	p->hook = DYNPF_HOOK_NATIVE;
-}
 
 struct tally {
 	unsigned long frames, fast20, fast12, differ;
@@ -74,7 +63,7 @@ static void compare(struct tally *t, const __u8 *data, __u32 len, const char *wh
 	memcpy(copy, data, len);
 	t->frames++;
 	for (i = 0; i < sizeof(skips); i++) {
-		parse_fast(copy, len, &a, skips[i]);
+		tcpfast_parse_fast(copy, len, &a, skips[i]);
 		tcpfast_parse_walk(copy, len, &b, skips[i]);
 		if (!skips[i]) {
 			int lay = layout_of(&b.tlv[DYNPF_TLV_TCP_OPT]);
