@@ -66,11 +66,14 @@ static int budget(const char *path, long max)
 	}
 	i = 0;
 	bpf_object__for_each_program(prog, obj) {
-		const char *s = strstr(stats_buf[i++], "processed ");
+		const char *s = strstr(stats_buf[i], "processed ");
+		const char *d = strstr(stats_buf[i++], "stack depth ");
 		long n = s ? strtol(s + 10, NULL, 10) : -1;
 
-		printf("%-24s %8ld instructions verified (budget %ld)\n", bpf_program__name(prog),
-		       n, max);
+		/* The frames' bytes too: the packet programs' calls may use 512 together. */
+		printf("%-24s %8ld instructions verified (budget %ld), stack %.*s\n",
+		       bpf_program__name(prog), n, max, d ? (int)strcspn(d + 12, "\n") : 1,
+		       d ? d + 12 : "?");
 		if (n < 0 || n > max)
 			bad = 1;
 		if (i >= 8)
