@@ -153,6 +153,7 @@ struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
 	__u64 hash; /* of the masked key of the tuple being walked */
+	__u32 slot; /* and that tuple's */
 	__u64 gen;  /* the generation the packet read: the entries alive at it */
 	struct dynpf_cls_view view;
 	__u32 best; /* the best terminal rule so far, 0: none */
@@ -227,8 +228,14 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 	*ep = e;
 	if (!e || !dynpf_before(e->r.prio, e->r.id, cs->best_prio, cs->best))
 		return 0;
-	if (e->hash != cs->hash)
-		return 1; /* another key in the bucket */
+	/* Another key in the bucket; or this key's hash, from another tuple:
+	 * a rule must be met through its own tuple only, or a non-terminal
+	 * one would act twice. dynpf_hash6() sums its products, so words
+	 * that differ only in their top bytes (the slot, an IPv6 prefix's
+	 * last byte) give one hash for 1 pair in 256: test_ctrl's churn met
+	 * it with a /126 and a /128 tuple. */
+	if (e->hash != cs->hash || e->tuple != cs->slot)
+		return 1;
 	/* Life is tested after the inline rejections: most entries a key
 	 * meets fail one of them, and then life does not matter. */
 	q = dynpf_quick(&e->r, &e->q, &cs->q[e->r.m.stack & (DYNPF_MAX_STACKS - 1)], p);
@@ -441,6 +448,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 		cs->hash = tu->konst ? tu->khash
 				     : dynpf_key_hash_masked(&cs->keys[tu->mask.pad & 1], &tu->mask,
 							     i);
+		cs->slot = i;
 		head = dynpf_head(cs->hash);
 		if (head && *head)
 			dynpf_chain(cs, p, dp, *head);
