@@ -152,9 +152,10 @@ static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const str
 struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
-	__u64 hash; /* of the masked key of the tuple being walked */
-	__u32 slot; /* and that tuple's */
-	__u64 gen;  /* the generation the packet read: the entries alive at it */
+	__u64 hash;           /* of the masked key of the tuple being walked */
+	__u32 slot;           /* and that tuple's */
+	__u64 gen;            /* the generation the packet read: the entries alive at it */
+	__u8 qfv[DYNPF_QF_N]; /* a stack's values of the quick filters (rules/quick.h) */
 	struct dynpf_cls_view view;
 	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
@@ -341,8 +342,44 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 }
 
 /*
+ * Drop from the tuples m of stack s those that the quick filters say hold
+ * no rule the packet can match (rules/quick.h): per dimension that one of
+ * them has no rule without a test of, one load of the tuples that can
+ * match the packet's value there.
+ */
+static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64 m,
+					     const struct dynpf_pkt *p, __u32 s)
+{
+	struct dynpf_tuple_sel *sel;
+	struct dynpf_qsel *qs;
+	__u32 d, zero = 0;
+	__u64 fm;
+
+	/* The selection looked up again (an inlined load of its address): as
+	 * the caller's, clang kept its fields' addresses in the frame, and the
+	 * TC programs' frames went past the 512 bytes their calls may share. */
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
+	s &= DYNPF_MAX_STACKS - 1;
+	if (!sel || !(m & sel->qany[s]))
+		return m;
+	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
+	if (!qs)
+		return m;
+	dynpf_qf_vals(&cs->q[s], p, s, cs->qfv);
+#pragma clang loop unroll(disable)
+	for (d = 0; d < DYNPF_QF_N; d++) {
+		fm = m & ~sel->qwild[s][d];
+		if (fm)
+			m &= ~fm | qs->t[s][d][cs->qfv[d]];
+	}
+	return m;
+}
+
+/*
  * The candidate tuples of a packet: per stack, by family and protocol, then
- * through the field filters its addresses and ports pass (rules.h). A
+ * through the quick filters its TCP flags, TTL, DSCP, port ranges, TLVs
+ * and values pass, and the field filters its addresses and ports pass
+ * (rules.h). A
  * stack's quick fields are made only when one of its tuples is a
  * candidate (a packet without a tunnel makes none for the inner stack), and
  * its key only when one of them is not konst (dynpf_tuple_sel.keyed).
@@ -368,6 +405,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (!m)
 			continue;
 		dynpf_cls_quick_init(cs, p, s);
+		m = dynpf_qf_filter(cs, m, p, s);
 		/* Only konst tuples (a catch-all): no key, and no filter. */
 		if (!(m & sel->keyed[s])) {
 			cand |= m;
@@ -433,6 +471,9 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	 * iterator kfunc call per tuple.
 	 */
 	cand = dynpf_tuple_cands(cs, p);
+	/* Addresses in cs made again, not kept in the frame from before the
+	 * candidates: the TC programs' calls may use 512 bytes of stack. */
+	barrier_var(cs);
 	while (cand) {
 		dynpf_cond_break;
 		struct dynpf_tuple *tu;

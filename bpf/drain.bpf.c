@@ -218,18 +218,38 @@ static __always_inline __u32 dynpf_pool_size(void)
 /* ---- the rule set: linking, retiring, reclaiming entries ---------------- */
 
 /*
- * The rule's key and mask, and the tuple identity: the stack in mask.pad.
+ * The rule's key and mask, and the tuple identity: the stack in mask.pad,
+ * the quick dimensions its rules test (dynpf_tuple_budget()) in mask.pad2,
+ * which the packet's key leaves 0 (they are not hashed).
  * Global subprograms (like dynpf_rule_check_g): verified once, for any rule,
  * instead of along every path of the drain that reaches them.
  */
 DYNPF_SUBPROG int dynpf_rule_tuple_key(const struct dynpf_rule *r, struct dynpf_key *k,
-				       struct dynpf_key *mask)
+				       struct dynpf_key *mask, __u32 dims)
 {
 	if (!r || !k || !mask)
 		return -EINVAL;
 	dynpf_rule_key(r, k, mask);
 	mask->pad = r->m.stack;
+	mask->pad2 = dims;
 	return 0;
+}
+
+/*
+ * Rule r's values of quick dimension d (rules/quick.h), into c: global
+ * subprograms, verified once, not once per dimension of every caller's
+ * loops (inlined, the drain went past 1M instructions).
+ */
+DYNPF_SUBPROG int dynpf_qf_rule_g(const struct dynpf_rule *r, __u32 d, struct dynpf_qf_set *c)
+{
+	if (!r || !c)
+		return 0;
+	return dynpf_qf_rule(r, d, c);
+}
+
+DYNPF_SUBPROG int dynpf_qf_dims_g(const struct dynpf_rule *r)
+{
+	return r ? dynpf_qf_dims(r) : 0;
 }
 
 DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
@@ -253,6 +273,7 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 	struct dynpf_tuple_sel *sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
 	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1));
 	struct dynpf_tuple *tu;
+	struct dynpf_qsel *qs;
 
 	if (!sel)
 		return;
@@ -279,6 +300,16 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 			break;
 		*w &= ~bit;
 	}
+	qs = bpf_map_lookup_elem(&dynpf_qsel, &k);
+	if (!qs)
+		return;
+	bpf_for(i, 0, DYNPF_QF_N * DYNPF_QF_VALS) {
+		__u64 *w =
+			&qs->t[s][(i / DYNPF_QF_VALS) & (DYNPF_QF_N - 1)][i & (DYNPF_QF_VALS - 1)];
+
+		if (*w & bit)
+			*w &= ~bit;
+	}
 }
 
 /*
@@ -290,8 +321,9 @@ static __always_inline void dynpf_tuple_konst(struct dynpf_tuple *tu, __u32 t)
 	struct dynpf_key k = {};
 	const struct dynpf_key *m = &tu->mask;
 
-	tu->konst = !m->ifindex && !m->family && !m->proto && !m->w[1] && !m->w[2] && !m->w[3] &&
-		    !m->w[4] && !m->w[5];
+	/* Its quick dimensions (pad2) are not in the packet's key. */
+	tu->konst = !m->ifindex && !m->family && !m->proto && !m->sport && !m->dport && !m->w[2] &&
+		    !m->w[3] && !m->w[4] && !m->w[5];
 	if (!tu->konst)
 		return;
 	k.stack = m->pad; /* the tuple's stack (dynpf_rule_tuple_key()) */
@@ -372,16 +404,46 @@ static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const 
 }
 
 /*
+ * Rule r, in tuple t of stack s: its bits in the quick filters, the values
+ * of each dimension it tests that it can match (rules/quick.h). At most 256
+ * a dimension, most of them a range walked from its start.
+ */
+static __noinline void dynpf_qf_rule_bits(__u32 t, const struct dynpf_rule *r, __u32 s, __u32 dims)
+{
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
+	struct dynpf_qf_set c;
+	struct dynpf_qsel *qs;
+	__u32 d, v, zero = 0;
+
+	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
+	if (!qs)
+		return;
+	s &= DYNPF_MAX_STACKS - 1;
+	for (d = 0; d < DYNPF_QF_N; d++) {
+		if (!(dims & (1u << d)) || !dynpf_qf_rule_g(r, d, &c))
+			continue;
+		bpf_for(v, c.lo, c.hi + 1) {
+			if ((v & c.mask) != c.want)
+				continue;
+			w = &qs->t[s][d & (DYNPF_QF_N - 1)][v & (DYNPF_QF_VALS - 1)];
+			if (!(*w & bit)) /* no store if set: packets read the line */
+				*w |= bit;
+		}
+	}
+}
+
+/*
  * Count an entry of rule r in or out (delta 1 or -1) of tuple t's selection
  * counts, and update the tuple's bits in dynpf_tuple_sel where a count
  * crossed zero: at link and at unlink, so the bits cover every entry a
  * packet may still see.
  */
-static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, int delta)
+static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u32 dims, int delta)
 {
 	__u32 k = t & (DYNPF_MAX_TUPLES - 1);
 	struct dynpf_tuple_cnt *c = bpf_map_lookup_elem(&dynpf_tuple_cnt, &k);
 	__u32 s = r->m.stack & (DYNPF_MAX_STACKS - 1), f = 0, p = DYNPF_SEL_ANY, q;
+	__u32 d, qany = 0;
 	struct dynpf_tuple_sel *sel;
 	int fz, pz;
 
@@ -389,6 +451,16 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, int 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
 	if (!c || !sel)
 		return;
+	/* The quick filters: the rules that do not test each dimension. */
+	for (d = 0; d < DYNPF_QF_N; d++) {
+		if (!(dims & (1u << d))) {
+			fz = !c->qwild[d];
+			c->qwild[d] += delta;
+			if (fz != !c->qwild[d])
+				dynpf_sel_bit(&sel->qwild[s][d], t, c->qwild[d]);
+		}
+		qany |= !c->qwild[d];
+	}
 	if (r->m.fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST))
 		f = r->m.family == 6 ? 2 : 1;
 	if (r->m.fields & DYNPF_M_PROTO)
@@ -397,6 +469,7 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, int 
 	pz = !c->proto[p & 511];
 	c->fam[f] += delta;
 	c->proto[p & 511] += delta;
+	dynpf_sel_bit(&sel->qany[s], t, qany && c->fam[0] + c->fam[1] + c->fam[2]);
 	if (fz != !c->fam[f]) {
 		dynpf_sel_bit(&sel->fam[s][0], t, c->fam[0]);
 		dynpf_sel_bit(&sel->fam[s][1], t, c->fam[0] + c->fam[1]);
@@ -482,7 +555,7 @@ static __always_inline __u32 dynpf_ent_room(const struct dynpf_state *st)
  * store, so a packet walking the chain finds it whole (and, older than it,
  * passes it over). Its entry, or 0.
  */
-DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
+DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, int plain)
 {
 	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_ADD);
 	struct dynpf_state *st = dynpf_state_get();
@@ -494,7 +567,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 
 	if (!st || !tmp || !r)
 		return 0;
-	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
+	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask, plain ? 0 : dims);
 	t = dynpf_tuple_find(&tmp->mask, 1, 0);
 	if (t < 0)
 		return 0; /* the room was checked before the commit applied */
@@ -514,6 +587,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 	e->span = DYNPF_SPAN_ALIVE;
 	e->tuple = t;
 	e->terminal = dynpf_act_terminal(r->action);
+	e->qdims = dims;
 	dynpf_qtest_make(r, &e->q);
 	e->state = DYNPF_ENT_LINKED;
 	e->epoch = 0;
@@ -533,8 +607,9 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen)
 	tc = dynpf_tcnt(t);
 	if (tc)
 		tc->nrules++;
-	dynpf_sel_count(t, r, 1);
+	dynpf_sel_count(t, r, dims, 1);
 	dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
+	dynpf_qf_rule_bits(t, r, tmp->mask.pad, dims);
 	if (r->prio < tu->min_prio)
 		tu->min_prio = r->prio;
 	ce = dynpf_ent(cur);
@@ -581,7 +656,7 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 	o = dynpf_ent(e->next);
 	if (o)
 		o->prev = e->prev;
-	dynpf_sel_count(e->tuple, &e->r, -1);
+	dynpf_sel_count(e->tuple, &e->r, e->qdims, -1);
 	tu = dynpf_tuple(e->tuple);
 	tc = dynpf_tcnt(e->tuple);
 	if (tu && tc && tc->nrules && !--tc->nrules) {
@@ -674,7 +749,7 @@ static __always_inline int dynpf_id_live0(struct dynpf_state *st, __u32 id)
 
 /* Add rule r at generation gen: its entry linked, its id pointing at it. */
 static __noinline void dynpf_apply_add(struct dynpf_state *st, const struct dynpf_rule *r,
-				       __u64 gen)
+				       __u64 gen, __u32 dims, __u32 plain)
 {
 	__u32 id = r->id, idx;
 	__u64 *slot;
@@ -699,7 +774,7 @@ static __noinline void dynpf_apply_add(struct dynpf_state *st, const struct dynp
 			b->last = bpf_ktime_get_ns();
 		}
 	}
-	idx = dynpf_link(r, gen);
+	idx = dynpf_link(r, gen, dims, plain);
 	e = dynpf_ent(idx);
 	if (!e)
 		return;
@@ -725,7 +800,7 @@ static __noinline void dynpf_apply_ops(struct dynpf_state *st, __u64 gen)
 			break;
 		switch (op->type) {
 		case DYNPF_MSG_RULE_ADD:
-			dynpf_apply_add(st, &op->rule, gen);
+			dynpf_apply_add(st, &op->rule, gen, op->pad[0], op->pad[1]);
 			break;
 		case DYNPF_MSG_RULE_DEL:
 			slot = bpf_map_lookup_elem(&dynpf_idx, &op->id);
@@ -1165,15 +1240,19 @@ static __always_inline struct dynpf_op *dynpf_op_stage(struct dynpf_state *st, s
 	return op;
 }
 
-/* Is the rule's tuple there, or within the budget? Counts it if new. */
-static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dynpf_rule *r)
+/*
+ * Is the tuple of the rule's mask and quick dimensions dims there, or
+ * within the budget? Counts it if new.
+ */
+static __noinline int dynpf_tuple_room(struct dynpf_state *st, const struct dynpf_rule *r,
+				       __u32 dims)
 {
 	struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_BUDGET);
 	__u32 i;
 
 	if (!tmp)
 		return -E2BIG;
-	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask);
+	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask, dims);
 	if (dynpf_tuple_find(&tmp->mask, 0, 1) >= 0)
 		return 0; /* a tuple with rules alive has it */
 	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
@@ -1194,11 +1273,29 @@ static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dy
 	return 0;
 }
 
+/*
+ * The rule's tuple: the one of its mask and the quick dimensions it tests
+ * (rules/quick.h), so that its quick filters can drop it for the packets
+ * it cannot match while the rules of its mask that test other things are
+ * probed (0); when the budget has no room for it, the one of its mask
+ * alone, as before the quick filters (1: the op keeps it for the link).
+ * A tuple's rules may test anything: the filters count them one by one.
+ */
+static __noinline int dynpf_tuple_budget(struct dynpf_state *st, const struct dynpf_rule *r,
+					 __u32 dims)
+{
+	if (!dynpf_tuple_room(st, r, dims))
+		return 0;
+	if (dims && !dynpf_tuple_room(st, r, 0))
+		return 1;
+	return -E2BIG;
+}
+
 static __noinline int dynpf_msg_rule_add(struct dynpf_state *st, const struct dynpf_msg_rule_add *m,
 					 __u16 *field)
 {
 	struct dynpf_op *op;
-	int err;
+	int err, plain, dims;
 
 	err = dynpf_rule_check_g(&m->rule, field);
 	if (err)
@@ -1214,15 +1311,19 @@ static __noinline int dynpf_msg_rule_add(struct dynpf_state *st, const struct dy
 	op = dynpf_op_next(st, field);
 	if (!op)
 		return -ENOSPC;
-	err = dynpf_tuple_budget(st, &m->rule);
-	if (err) {
+	dims = dynpf_qf_dims_g(&m->rule);
+	plain = dynpf_tuple_budget(st, &m->rule, dims);
+	if (plain < 0) {
 		*field = DYNPF_F_TUPLES;
-		return err;
+		return plain;
 	}
 	err = dynpf_rule_decl_refs(st, &m->rule, m->rule.id, 1, field);
 	if (err)
 		return err;
-	dynpf_op_stage(st, op, DYNPF_MSG_RULE_ADD, m->rule.id)->rule = m->rule;
+	op = dynpf_op_stage(st, op, DYNPF_MSG_RULE_ADD, m->rule.id);
+	op->rule = m->rule;
+	op->pad[0] = dims; /* the quick dimensions it tests (rules/quick.h) */
+	op->pad[1] = plain;
 	st->added++;
 	dynpf_id_set(st, m->rule.id, DYNPF_IDS_ADDED);
 	return 0;

@@ -80,8 +80,9 @@ struct dynpf_tuple {
 struct dynpf_tuple_cnt {
 	__u32 fam[3]; /* rules without a family test, of IPv4, of IPv6 */
 	__u32 proto[DYNPF_SEL_ANY + 1];
-	__u32 nrules; /* entries linked: alive, unborn, or retired in limbo */
-	__u32 nlive;  /* rules alive at the current generation */
+	__u32 qwild[DYNPF_QF_N]; /* rules that do not test quick dimension d */
+	__u32 nrules;            /* entries linked: alive, unborn, or retired in limbo */
+	__u32 nlive;             /* rules alive at the current generation */
 };
 
 /*
@@ -104,6 +105,16 @@ struct dynpf_tuple_sel {
 	__u64 fam[DYNPF_MAX_STACKS][3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
 	__u64 proto[DYNPF_MAX_STACKS][256];
 	__u64 filt[DYNPF_MAX_STACKS][2][DYNPF_FS_NFIELDS]; /* [stack][IPv6?][field] */
+	/*
+	 * The quick filters (rules/quick.h): per stack and dimension, the
+	 * tuples with a rule that does not test it (dynpf_qsel cannot drop
+	 * them), and the tuples that every dimension cannot keep (qany:
+	 * some dimension tested by each of their rules). Kept from counts
+	 * per tuple (dynpf_tuple_cnt.qwild) as entries are linked and
+	 * unlinked.
+	 */
+	__u64 qwild[DYNPF_MAX_STACKS][DYNPF_QF_N];
+	__u64 qany[DYNPF_MAX_STACKS];
 	/*
 	 * The tuples that are not konst (struct dynpf_tuple): only their
 	 * probes hash the packet's key. A packet whose candidates are all
@@ -316,6 +327,25 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } dynpf_fsel __weak SEC(".maps");
+
+/*
+ * The quick filters' tuple bits: per stack, dimension and value, the tuples
+ * with a rule that can match a packet with that value (rules/quick.h). Set
+ * as a rule is linked, cleared when its tuple goes, as the field filters.
+ * One value, looked up once: the packet's loads in its loop are loads, not
+ * calls that clobber registers.
+ */
+struct dynpf_qsel {
+	__u64 t[DYNPF_MAX_STACKS][DYNPF_QF_N][DYNPF_QF_VALS];
+};
+_Static_assert(DYNPF_QF_N == 8, "a byte per dimension in dynpf_qf_word(), indexes masked by 7");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_qsel);
+} dynpf_qsel __weak SEC(".maps");
 
 static __always_inline __u32 *dynpf_head(__u64 hash)
 {

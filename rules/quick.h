@@ -275,4 +275,250 @@ dynpf_inline int dynpf_quick(const struct dynpf_rule *r, const struct dynpf_qtes
 	return DYNPF_Q_MATCH;
 }
 
+/*
+ * Quick filters: tuples dropped before their probe, by the fields a rule
+ * tests outside its key (the classifier's step 2, bpf/rules.h). The packet
+ * makes, per stack, one value per dimension below, each of 8 bits
+ * (dynpf_qf_word()); a rule says which values of a dimension it can match
+ * (dynpf_qf_rule()): all of them (it does not test that field), or a set
+ * no larger than its own tests allow. The drain keeps, per stack,
+ * dimension and value, the tuples with a rule that can match that value,
+ * and per dimension the tuples with a rule that tests nothing there; a
+ * packet probes a tuple only if every dimension lets it through. A
+ * dimension's set is a superset of what the rule's tests accept (a port
+ * range by its high bytes, the MSS by its high byte), never a subset:
+ * dynpf_rule_match() and the quick test still decide.
+ *
+ * Ports pinned in the key (an exact port) are the field filters' already:
+ * here, only port ranges.
+ */
+enum {
+	DYNPF_QF_FLAGS,  /* the TCP flags (0 without TCP) */
+	DYNPF_QF_TTL,    /* the TTL or hop limit */
+	DYNPF_QF_DSCP,   /* the DSCP */
+	DYNPF_QF_SPORT,  /* the source port's high byte */
+	DYNPF_QF_DPORT,  /* the destination port's high byte */
+	DYNPF_QF_TLV,    /* 8 TLVs seen or not: DYNPF_QF_TLV_* */
+	DYNPF_QF_MSS,    /* 0: no MSS; 1 + its high byte (at most 255) */
+	DYNPF_QF_WSCALE, /* 0: no window scale; 1 + its value (at most 255) */
+	DYNPF_QF_N,
+};
+#define DYNPF_QF_VALS 256
+
+/*
+ * The TLVs of DYNPF_QF_TLV, the ones rules test most: the TCP options of
+ * a SYN (any stack, as dynpf_tlv_present() finds them), then stack s's
+ * IPv6 extension headers.
+ */
+#define DYNPF_QF_TLV_MSS 0     /* TCP option 2, 3, 4 and 8: bits 0 to 3 */
+#define DYNPF_QF_TLV_HOPOPTS 4 /* extension headers: bits 4 to 7 */
+
+/* The bit of DYNPF_QF_TLV a TLV test reads, or -1: the dimension does not hold it. */
+dynpf_inline int dynpf_qf_tlv_bit(const struct dynpf_tlv_test *t)
+{
+	if (t->family == DYNPF_TLV_TCP_OPT) {
+		switch (t->type) {
+		case 2: /* MSS */
+		case 3: /* window scale */
+		case 4: /* SACK permitted */
+			return DYNPF_QF_TLV_MSS + t->type - 2;
+		case 8: /* timestamps */
+			return DYNPF_QF_TLV_MSS + 3;
+		}
+		return -1;
+	}
+	if (t->family != DYNPF_TT_EXT)
+		return -1;
+	switch (dynpf_ext_of_ipproto(t->type)) {
+	case DYNPF_P_HOPOPTS:
+		return DYNPF_QF_TLV_HOPOPTS;
+	case DYNPF_P_ROUTING:
+		return DYNPF_QF_TLV_HOPOPTS + 1;
+	case DYNPF_P_FRAGMENT:
+		return DYNPF_QF_TLV_HOPOPTS + 2;
+	case DYNPF_P_DSTOPTS:
+		return DYNPF_QF_TLV_HOPOPTS + 3;
+	}
+	return -1;
+}
+
+/* A value's class in DYNPF_QF_MSS and _WSCALE: 1 + v >> shift, at most 255. */
+dynpf_inline __u32 dynpf_qf_class(__u32 v, __u32 shift)
+{
+	v >>= shift;
+	return 1 + (v < 254 ? v : 254);
+}
+
+/*
+ * Stack s's values (struct dynpf_quick q, made by dynpf_quick_init()), one
+ * byte per dimension, into v. Each is read where the quick test and
+ * dynpf_rule_match() read it. Stored a byte at a time: built in a register,
+ * the word took the TC programs' frames past what their calls may share.
+ */
+dynpf_inline void dynpf_qf_vals(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
+				__u8 *v)
+{
+	const struct dynpf_stack *st = &p->st[s & 1];
+	__u64 tcpo = p->tlv[DYNPF_TLV_TCP_OPT].seen[0];
+	__u32 tlv = ((tcpo >> 2) & 7) | ((tcpo >> 5) & 8), x;
+
+	v[DYNPF_QF_FLAGS] = q->w & DYNPF_QW_FLAGS;
+	v[DYNPF_QF_TTL] = q->ttl;
+	v[DYNPF_QF_DSCP] = (q->w >> DYNPF_QW_DSCP_SHIFT) & 0x3f;
+	v[DYNPF_QF_SPORT] = q->sport >> 8;
+	v[DYNPF_QF_DPORT] = q->dport >> 8;
+	if (q->l3 == 6) {
+		x = st->ip6.seen;
+		tlv |= ((x >> (DYNPF_P_HOPOPTS - DYNPF_P_HOPOPTS)) & 1) << 4 |
+		       ((x >> (DYNPF_P_ROUTING - DYNPF_P_HOPOPTS)) & 1) << 5 |
+		       ((x >> (DYNPF_P_FRAGMENT - DYNPF_P_HOPOPTS)) & 1) << 6 |
+		       ((x >> (DYNPF_P_DSTOPTS - DYNPF_P_HOPOPTS)) & 1) << 7;
+	}
+	v[DYNPF_QF_TLV] = tlv;
+	v[DYNPF_QF_MSS] = 0;
+	v[DYNPF_QF_WSCALE] = 0;
+	if (q->tcp && (st->l4.opts & DYNPF_TCPO_MSS))
+		v[DYNPF_QF_MSS] = dynpf_qf_class(st->l4.mss, 8);
+	if (q->tcp && (st->l4.opts & DYNPF_TCPO_WSCALE))
+		v[DYNPF_QF_WSCALE] = dynpf_qf_class(st->l4.wscale, 0);
+}
+
+/* The values of a dimension a rule can match: lo <= v <= hi, (v & mask) == want. */
+struct dynpf_qf_set {
+	__u16 lo, hi; /* lo > hi: none */
+	__u8 want, mask;
+};
+
+dynpf_inline int dynpf_qf_in(const struct dynpf_qf_set *c, __u32 v)
+{
+	return v >= c->lo && v <= c->hi && (v & c->mask) == c->want;
+}
+
+/* A port range's high bytes: 0 for an exact port (the key's: the field filters). */
+dynpf_inline int dynpf_qf_port(struct dynpf_qf_set *c, __u32 lo, __u32 hi)
+{
+	if (lo == hi)
+		return 0;
+	c->lo = lo > hi ? 1 : lo >> 8;
+	c->hi = lo > hi ? 0 : hi >> 8;
+	return 1;
+}
+
+/*
+ * Rule r's values of dimension d, into c: 0 if it can match any (it does
+ * not test the field), 1 if only those of c. Every value a packet the rule
+ * matches can have is in c: each test below is one of dynpf_rule_match()'s,
+ * read as it reads it.
+ */
+dynpf_inline int dynpf_qf_rule(const struct dynpf_rule *r, __u32 d, struct dynpf_qf_set *c)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 f = m->fields, i, lo = 1, hi = 255, field, shift;
+	int b;
+
+	*c = (struct dynpf_qf_set){ .lo = 0, .hi = 255 };
+	switch (d) {
+	case DYNPF_QF_FLAGS:
+		if (!(f & DYNPF_M_TCP_FLAGS))
+			return 0;
+		c->want = m->tcp_flags;
+		c->mask = m->tcp_flags_mask;
+		if (m->tcp_flags & ~m->tcp_flags_mask)
+			c->lo = 1, c->hi = 0; /* (flags & mask) never equals it */
+		return 1;
+	case DYNPF_QF_TTL:
+		if (!(f & DYNPF_M_TTL))
+			return 0;
+		c->lo = m->ttl_lo;
+		c->hi = m->ttl_hi;
+		return 1;
+	case DYNPF_QF_DSCP:
+		if (!(f & DYNPF_M_DSCP))
+			return 0;
+		c->lo = m->dscp;
+		c->hi = m->dscp > 63 ? 0 : m->dscp;
+		return 1;
+	case DYNPF_QF_SPORT:
+		return (f & DYNPF_M_SPORT) && dynpf_qf_port(c, m->sport_lo, m->sport_hi);
+	case DYNPF_QF_DPORT:
+		return (f & DYNPF_M_DPORT) && dynpf_qf_port(c, m->dport_lo, m->dport_hi);
+	case DYNPF_QF_TLV:
+		for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+			if (i >= m->ntlv)
+				break;
+			b = dynpf_qf_tlv_bit(&m->tlv[i]);
+			if (b < 0 || m->tlv[i].neg > 1)
+				continue;
+			if ((c->mask >> b) & 1 && ((c->want >> b) & 1) == m->tlv[i].neg)
+				c->lo = 1, c->hi = 0; /* present and missing */
+			c->mask |= 1u << b;
+			c->want = (c->want & ~(1u << b)) | (!m->tlv[i].neg << b);
+		}
+		return c->mask != 0;
+	case DYNPF_QF_MSS:
+	case DYNPF_QF_WSCALE:
+		field = d == DYNPF_QF_MSS ? DYNPF_V_MSS : DYNPF_V_WSCALE;
+		shift = d == DYNPF_QF_MSS ? 8 : 0;
+		b = 0;
+		for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+			if (i >= m->nval)
+				break;
+			if (m->val[i].field != field)
+				continue;
+			b = 1;
+			if (m->val[i].lo > m->val[i].hi) {
+				lo = 1, hi = 0;
+				break;
+			}
+			if (dynpf_qf_class(m->val[i].lo, shift) > lo)
+				lo = dynpf_qf_class(m->val[i].lo, shift);
+			if (dynpf_qf_class(m->val[i].hi, shift) < hi)
+				hi = dynpf_qf_class(m->val[i].hi, shift);
+		}
+		/* Class 0, no such value, is never in: the test needs one. */
+		c->lo = lo;
+		c->hi = hi;
+		return b;
+	}
+	return 0;
+}
+
+/*
+ * The dimensions rule r tests, a bit each: the d for which dynpf_qf_rule()
+ * returns 1, in one pass over the rule (the drain makes it for every rule
+ * it links; test_ctrl holds it to dynpf_qf_rule()). Part of its tuple
+ * (bpf/drain.bpf.c).
+ */
+dynpf_inline __u32 dynpf_qf_dims(const struct dynpf_rule *r)
+{
+	const struct dynpf_match *m = &r->m;
+	__u32 f = m->fields, dims = 0, i;
+
+	if (f & DYNPF_M_TCP_FLAGS)
+		dims |= 1u << DYNPF_QF_FLAGS;
+	if (f & DYNPF_M_TTL)
+		dims |= 1u << DYNPF_QF_TTL;
+	if (f & DYNPF_M_DSCP)
+		dims |= 1u << DYNPF_QF_DSCP;
+	if ((f & DYNPF_M_SPORT) && m->sport_lo != m->sport_hi)
+		dims |= 1u << DYNPF_QF_SPORT;
+	if ((f & DYNPF_M_DPORT) && m->dport_lo != m->dport_hi)
+		dims |= 1u << DYNPF_QF_DPORT;
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		if (i >= m->ntlv)
+			break;
+		if (m->tlv[i].neg <= 1 && dynpf_qf_tlv_bit(&m->tlv[i]) >= 0)
+			dims |= 1u << DYNPF_QF_TLV;
+	}
+	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+		if (i >= m->nval)
+			break;
+		if (m->val[i].field == DYNPF_V_MSS)
+			dims |= 1u << DYNPF_QF_MSS;
+		if (m->val[i].field == DYNPF_V_WSCALE)
+			dims |= 1u << DYNPF_QF_WSCALE;
+	}
+	return dims;
+}
+
 #endif /* DYNPF_RULES_QUICK_H */

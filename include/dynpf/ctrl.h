@@ -595,7 +595,7 @@ struct dynpf_rule_ent {
 	__u8 state;  /* DYNPF_ENT_* */
 	__u8 tuple;
 	__u8 terminal;
-	__u8 pad;
+	__u8 qdims;           /* the quick filters' dimensions its rule tests (rules/quick.h) */
 	struct dynpf_qtest q; /* the rule's quick test */
 };
 

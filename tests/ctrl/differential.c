@@ -3,6 +3,7 @@
  * build/test_ctrl: the BPF classifier against the linear reference, on
  * random rule sets, under churn, and on a 100,000-rule set.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "channel/ruleset.h"
+#include "match.h"
 #include "dynpf.skel.h"
 #include "lib/util.h"
 
@@ -227,6 +229,28 @@ void test_differential_mixed(void)
 
 				m_dport(r, lo, (what & 0x100) ? lo : lo + 1);
 			}
+			/* The quick filters' fields (rules/quick.h): a rule that
+			 * tests one has a tuple apart from its mask's others. */
+			if (what & 0x200) {
+				r->m.fields |= DYNPF_M_TTL;
+				r->m.ttl_lo = (uint8_t[]){ 1, 63, 64, 65 }[rand_r(&seed) % 4];
+				r->m.ttl_hi =
+					r->m.ttl_lo + (uint8_t[]){ 0, 1, 100 }[rand_r(&seed) % 3];
+			}
+			if (proto == 6 && (what & 0x400)) {
+				static const uint8_t fw[][2] = { { 0x02, 0x12 },
+								 { 0x01, 0x01 },
+								 { 0x10, 0x10 } };
+				int f = rand_r(&seed) % 3;
+
+				r->m.fields |= DYNPF_M_TCP_FLAGS;
+				r->m.tcp_flags = fw[f][0];
+				r->m.tcp_flags_mask = fw[f][1];
+			}
+			if (what & 0x800) {
+				r->m.fields |= DYNPF_M_DSCP;
+				r->m.dscp = rand_r(&seed) & 1 ? 46 : 0;
+			}
 			dynpf_ctrl_add(&c, r, NULL);
 		}
 		dynpf_ctrl_commit(&c, &s);
@@ -241,16 +265,23 @@ void test_differential_mixed(void)
 			struct pkt p, in;
 			uint16_t dport = 19 + rand_r(&seed) % 5;
 			uint8_t src = rand_r(&seed) % 5;
+			uint8_t flags = (uint8_t[]){ 0x02, 0x12, 0x10, 0x01 }[rand_r(&seed) % 4];
+			uint8_t ttl = (uint8_t[]){ 1, 64, 65, 200 }[rand_r(&seed) % 4];
+			uint8_t tos = rand_r(&seed) & 1 ? 46 << 2 : 0;
 
 			switch (k % 3) {
 			case 0:
-				mk4(&p, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				mk4(&p, p4[rand_r(&seed) % 3], src, 1, 1000, dport, flags);
+				p.b[15] = tos; /* no checksum: the parser does not check it */
+				p.b[22] = ttl;
 				break;
 			case 1:
 				mk6(&p, p6[rand_r(&seed) % 3], src, 1, 1000, dport);
 				break;
 			default:
-				mk4(&in, p4[rand_r(&seed) % 3], src, 1, 1000, dport, 0x02);
+				mk4(&in, p4[rand_r(&seed) % 3], src, 1, 1000, dport, flags);
+				in.b[15] = tos;
+				in.b[22] = ttl;
 				mk_ipip(&p, rand_r(&seed) % 5, &in);
 				break;
 			}
@@ -337,4 +368,118 @@ void test_100k(void)
 		agree += v.rule == w.rule && v.action == w.action && v.rule;
 	}
 	CHECK_EQ("100k: packets decided by the reference's rule", agree, 100);
+}
+
+/* ---- the quick filters' tuples ------------------------------------------------ */
+
+/* An IPv4 prefix a0.a1.a2.0/plen, of the source or the destination. */
+static void m_pfx4(struct dynpf_rule *r, int dst, uint8_t a0, uint8_t a1, uint8_t a2, uint8_t plen)
+{
+	uint8_t a[16] = { a0, a1, a2 }, mask[16];
+
+	dynpf_prefix_mask(mask, plen);
+	r->m.fields |= DYNPF_M_FAMILY | (dst ? DYNPF_M_DST : DYNPF_M_SRC);
+	r->m.family = 4;
+	for (int i = 0; i < 16; i++)
+		(dst ? r->m.dst : r->m.src)[i] = a[i] & mask[i];
+	if (dst)
+		r->m.dst_plen = plen;
+	else
+		r->m.src_plen = plen;
+}
+
+/* mk4's TCP SYN from 198.18.0.1, with its TTL and DSCP: the verdict's rule. */
+static uint32_t verdict_ttl_dscp(uint8_t ttl, uint8_t dscp)
+{
+	struct dynpf_verdict v;
+	struct pkt p;
+
+	mk4(&p, 6, 1, 1, 1000, 80, 0x02);
+	p.b[15] = dscp << 2; /* the parser does not check the checksum */
+	p.b[22] = ttl;
+	return run(&p, &v, NULL) ? 0 : v.rule;
+}
+
+/*
+ * A rule that tests a quick filter's field (TTL, DSCP ...) gets a tuple
+ * apart from the rules of its mask that do not (bpf/drain.bpf.c,
+ * dynpf_tuple_budget()), so that the filter can drop it; when the 64
+ * tuples are taken, it joins its mask's tuple instead of being refused,
+ * and is still found there.
+ */
+void test_quick_tuples(void)
+{
+	struct dynpf_rule r[3], f;
+	struct dynpf_ack_commit a;
+	int i, nt = 0;
+
+	if (reopen(4096)) {
+		CHECK("quick tuples: reopen", 0, "cannot load the programs");
+		return;
+	}
+	r[0] = rule(1, 1, DYNPF_ACT_DROP); /* ip saddr 198.18.0.0/24 ttl 1-2 drop */
+	m_pfx4(&r[0], 0, 198, 18, 0, 24);
+	r[0].m.fields |= DYNPF_M_TTL;
+	r[0].m.ttl_lo = 1;
+	r[0].m.ttl_hi = 2;
+	r[1] = rule(2, 2, DYNPF_ACT_DROP); /* ip saddr 10.0.0.0/24 drop: its mask alone */
+	m_pfx4(&r[1], 0, 10, 0, 0, 24);
+	r[2] = rule(3, 9, DYNPF_ACT_PASS); /* the catch-all */
+	a = txn(r, 3);
+	CHECK_EQ("quick tuples: commit", a.a.err, 0);
+	CHECK_EQ("quick tuples: a tuple for the TTL rule apart", a.ntuples, 3);
+	CHECK_EQ("quick tuples: TTL 1", verdict_ttl_dscp(1, 0), 1);
+	CHECK_EQ("quick tuples: TTL 2", verdict_ttl_dscp(2, 0), 1);
+	CHECK_EQ("quick tuples: TTL 3", verdict_ttl_dscp(3, 0), 3);
+	CHECK_EQ("quick tuples: TTL 64", verdict_ttl_dscp(64, 0), 3);
+
+	/* Take every tuple: masks of 10.1.0.0/S and 10.2.0.0/D, none of
+	 * them the packets'. */
+	for (i = 0; i < 200 && nt < DYNPF_MAX_TUPLES; i++) {
+		int sa = i % 26, da = i / 26;
+
+		if (!sa && !da)
+			continue;
+		f = rule(100 + i, 5, DYNPF_ACT_DROP);
+		if (sa)
+			m_pfx4(&f, 0, 10, 1, 0, 7 + sa);
+		if (da)
+			m_pfx4(&f, 1, 10, 2, 0, 7 + 4 * da);
+		a = txn(&f, 1);
+		if (a.a.err)
+			break;
+		nt = a.ntuples;
+	}
+	CHECK_EQ("quick tuples: the 64 tuples taken", nt, DYNPF_MAX_TUPLES);
+
+	/* 198.18.0.0/24 dscp 46: no room for (/24, DSCP); it joins 10.0.0.0/24's. */
+	f = rule(4, 0, DYNPF_ACT_DROP);
+	m_pfx4(&f, 0, 198, 18, 0, 24);
+	f.m.fields |= DYNPF_M_DSCP;
+	f.m.dscp = 46;
+	a = txn(&f, 1);
+	CHECK("quick tuples: with no room, a rule joins its mask's tuple",
+	      !a.a.err && a.ntuples == DYNPF_MAX_TUPLES, "err %d, %u tuples", a.a.err, a.ntuples);
+	CHECK_EQ("quick tuples: found there (DSCP 46)", verdict_ttl_dscp(64, 46), 4);
+	CHECK_EQ("quick tuples: and not on DSCP 0", verdict_ttl_dscp(64, 0), 3);
+	CHECK_EQ("quick tuples: the TTL rule still first", verdict_ttl_dscp(1, 46), 4);
+
+	/* A mask with no tuple at all is still refused, by its add. */
+	f = rule(5, 0, DYNPF_ACT_DROP);
+	m_pfx4(&f, 0, 198, 18, 0, 22);
+	m_pfx4(&f, 1, 198, 19, 0, 22);
+	f.m.fields |= DYNPF_M_DSCP;
+	{
+		uint64_t sadd = 0, scommit = 0;
+
+		dynpf_ctrl_take(&c);
+		dynpf_ctrl_begin(&c, NULL);
+		dynpf_ctrl_add(&c, &f, &sadd);
+		dynpf_ctrl_commit(&c, &scommit);
+		dynpf_ctrl_flush(&c);
+		a = ack_of(sadd);
+		CHECK("quick tuples: a new mask past the budget is refused",
+		      a.a.err == -E2BIG && a.a.field == DYNPF_F_TUPLES, "err %d field %u", a.a.err,
+		      a.a.field);
+	}
 }

@@ -54,6 +54,7 @@ int main(void)
 	test_differential();
 	test_differential_mixed();
 	test_keyed_hint();
+	test_quick_tuples();
 	test_quick();
 	test_concurrency();
 	test_reclaim(); /* what the concurrency test retired */

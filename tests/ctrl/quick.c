@@ -21,26 +21,74 @@
 
 struct quick_count {
 	unsigned long match, fail, ask, wrong;
-	char first[256]; /* the first disagreement */
+	unsigned long qf_drop, qf_wrong; /* the quick filters: dropped, dropped a match */
+	char first[256];                 /* the first disagreement */
 };
+
+/* The rule's text, or its id, for a message. */
+static void rule_text(const struct dynpf_rule *r, char *text, size_t size)
+{
+	if (dynpf_rule_format(r, text, size) < 0)
+		snprintf(text, size, "rule %u", r->id);
+}
+
+/*
+ * The quick filters (rules/quick.h) on one rule and packet: 1 if a
+ * dimension drops the rule. dynpf_qf_dims() must name the dimensions
+ * dynpf_qf_rule() constrains; a dimension must never drop a rule that
+ * matches (checked by the caller).
+ */
+static int qf_drops(struct quick_count *n, const struct dynpf_rule *r, const __u8 *vals,
+		    const char *where)
+{
+	struct dynpf_qf_set set;
+	__u32 dims = 0, d;
+	int drop = 0;
+
+	for (d = 0; d < DYNPF_QF_N; d++) {
+		if (!dynpf_qf_rule(r, d, &set))
+			continue;
+		dims |= 1u << d;
+		if (!dynpf_qf_in(&set, vals[d]))
+			drop = 1;
+	}
+	if (dims != dynpf_qf_dims(r) && !n->wrong++) {
+		char text[160];
+
+		rule_text(r, text, sizeof(text));
+		snprintf(n->first, sizeof(n->first), "%s: \"%s\": dims %#x, dynpf_qf_dims() %#x",
+			 where, text, dims, dynpf_qf_dims(r));
+	}
+	return drop;
+}
 
 /* One rule on one parsed packet: the quick test's answer, checked. */
 static void quick_one(struct quick_count *n, const struct dynpf_rule *r, const struct dynpf_pkt *p,
 		      const struct dynpf_cls_view *v, const struct dynpf_quick *q,
 		      const __u8 *bytes, const char *where)
 {
+	__u8 vals[DYNPF_QF_N];
 	struct dynpf_qtest qt;
-	int d, full;
+	int d, full, drop;
 
 	dynpf_qtest_make(r, &qt);
 	d = dynpf_quick(r, &qt, &q[r->m.stack & 1], p);
 	full = dynpf_rule_match(r, p, v, bytes);
+	dynpf_qf_vals(&q[r->m.stack & 1], p, r->m.stack & 1, vals);
+	drop = qf_drops(n, r, vals, where);
+	n->qf_drop += drop;
+	if (drop && full && !n->qf_wrong++) {
+		char text[160];
+
+		rule_text(r, text, sizeof(text));
+		snprintf(n->first, sizeof(n->first), "%s: \"%s\": a quick filter drops a match",
+			 where, text);
+	}
 	if ((d == DYNPF_Q_MATCH && !full) || (d == DYNPF_Q_FAIL && full)) {
 		if (!n->wrong++) {
 			char text[160];
 
-			if (dynpf_rule_format(r, text, sizeof(text)) < 0)
-				snprintf(text, sizeof(text), "rule %u", r->id);
+			rule_text(r, text, sizeof(text));
 			snprintf(n->first, sizeof(n->first), "%s: \"%s\": quick %s, the match %d",
 				 where, text, d == DYNPF_Q_MATCH ? "MATCH" : "FAIL", full);
 		}
@@ -224,11 +272,17 @@ void test_quick(void)
 	      n.wrong, n.first);
 	/* It decides, both ways, most of what it is asked: a test that always
 	 * said ASK would pass the check above. */
+	CHECK("quick filters: never drop a rule that matches", !n.qf_wrong,
+	      "%lu dropped matches, first %s", n.qf_wrong, n.first);
+	/* They drop a good part of what fails: filters that dropped nothing
+	 * would pass the check above. */
+	CHECK("quick filters: drop rules that fail", n.qf_drop && n.qf_drop * 4 > n.fail,
+	      "dropped %lu of %lu failing", n.qf_drop, n.fail);
 	CHECK("quick: decides most rules", n.match && n.fail && n.match + n.fail > 2 * n.ask,
 	      "match %lu, fail %lu, ask %lu", n.match, n.fail, n.ask);
 	printf("quick: %zu rules from %zu files and 64 made per packet, %zu captures: match %lu, "
-	       "fail %lu, ask %lu\n",
-	       nrules, files.gl_pathc, caps.gl_pathc, n.match, n.fail, n.ask);
+	       "fail %lu, ask %lu; the quick filters dropped %lu\n",
+	       nrules, files.gl_pathc, caps.gl_pathc, n.match, n.fail, n.ask, n.qf_drop);
 	free(rules);
 	globfree(&files);
 	globfree(&caps);
