@@ -368,6 +368,7 @@ DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int 
 	tu->mask = *mask;
 	tc->nrules = 0;
 	tc->nlive = 0;
+	tc->qlast_ok = 0; /* its bits in dynpf_qsel were cleared when it was freed */
 	tu->min_prio = 0xffffffff;
 	dynpf_tuple_konst(tu, free);
 	dynpf_fs_tuple(free, mask, 1);
@@ -411,17 +412,28 @@ static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const 
 static __noinline void dynpf_qf_rule_bits(__u32 t, const struct dynpf_rule *r, __u32 s, __u32 dims)
 {
 	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
-	struct dynpf_qf_set c;
+	struct dynpf_tuple_cnt *tc = dynpf_tcnt(t);
+	struct dynpf_qf_set c, *last;
 	struct dynpf_qsel *qs;
 	__u32 d, v, zero = 0;
 
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
-	if (!qs)
+	if (!qs || !tc)
 		return;
 	s &= DYNPF_MAX_STACKS - 1;
 	for (d = 0; d < DYNPF_QF_N; d++) {
 		if (!(dims & (1u << d)) || !dynpf_qf_rule_g(r, d, &c))
 			continue;
+		/* The rules of a tuple often test a field alike ("tcp option
+		 * mss missing" on each): their bits are set already. 10,000
+		 * rules of the bench loaded in 24 ms without this, 19 before
+		 * the quick filters. */
+		last = &tc->qlast[d & (DYNPF_QF_N - 1)];
+		if ((tc->qlast_ok & (1u << d)) && last->lo == c.lo && last->hi == c.hi &&
+		    last->want == c.want && last->mask == c.mask)
+			continue;
+		*last = c;
+		tc->qlast_ok |= 1u << d;
 		bpf_for(v, c.lo, c.hi + 1) {
 			if ((v & c.mask) != c.want)
 				continue;

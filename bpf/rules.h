@@ -81,8 +81,12 @@ struct dynpf_tuple_cnt {
 	__u32 fam[3]; /* rules without a family test, of IPv4, of IPv6 */
 	__u32 proto[DYNPF_SEL_ANY + 1];
 	__u32 qwild[DYNPF_QF_N]; /* rules that do not test quick dimension d */
-	__u32 nrules;            /* entries linked: alive, unborn, or retired in limbo */
-	__u32 nlive;             /* rules alive at the current generation */
+	/* The last values of dimension d whose bits the drain set (qlast_ok
+	 * bit d): a rule with the same ones sets none (dynpf_qf_rule_bits()). */
+	struct dynpf_qf_set qlast[DYNPF_QF_N];
+	__u32 qlast_ok;
+	__u32 nrules; /* entries linked: alive, unborn, or retired in limbo */
+	__u32 nlive;  /* rules alive at the current generation */
 };
 
 /*
