@@ -27,10 +27,13 @@
  *
  * Classifier: tuple space search. Rules are grouped by the mask of their
  * key (struct dynpf_key: interface, stack, family, protocol, exact ports,
- * address prefixes). Per group ("tuple") a hash map entry per masked key
- * heads a chain of the rules with that key, sorted by priority. A packet
- * costs one hash lookup per tuple, whatever the number of rules, and a
- * tuple whose best priority cannot beat the best match so far is skipped.
+ * address prefixes) and the quick filters' dimensions they test
+ * (rules/quick.h). Per group ("tuple") a bucket per masked key heads a
+ * chain of the rules with that key, sorted by priority. A packet costs one
+ * probe per candidate tuple, whatever the number of rules; the candidates
+ * are the tuples that the packet's family and protocol, its quick filters'
+ * values and its field filters' values leave, and a tuple whose best
+ * priority cannot beat the best match so far is skipped.
  * Chosen over bit-vector search (cost grows with the rule count, in words
  * per field) and decision trees (rebuilt in user space, not updated rule by
  * rule in BPF): a rule add or delete is one chain insert or unlink.
