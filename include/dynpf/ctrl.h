@@ -29,8 +29,8 @@
 
 #define DYNPF_CTRL_VERSION 4 /* 2: byte tests; 3: dynpf_rule.expires; 4: declared protocols */
 
-#define DYNPF_MAX_RULES 131072   /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
-#define DYNPF_MAX_TUPLES 64      /* distinct match masks (tuple space search) */
+#define DYNPF_MAX_RULES 131072 /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
+#define DYNPF_MAX_TUPLES 64    /* distinct match masks and quick dimensions (tuple space search) */
 #define DYNPF_MAX_TXN_OPS 131072 /* staged messages in one transaction */
 #define DYNPF_MATCH_TLVS 4       /* TLV presence tests per rule */
 #define DYNPF_MATCH_VALS 4       /* value range tests per rule */
@@ -391,7 +391,7 @@ struct dynpf_ack {
 struct dynpf_ack_commit {
 	struct dynpf_ack a;
 	__u32 nrules;  /* rules in the new active set */
-	__u32 ntuples; /* distinct match masks in it */
+	__u32 ntuples; /* its tuples: distinct match masks and quick dimensions */
 	__u32 added;   /* by this transaction */
 	__u32 deleted;
 };

@@ -34,10 +34,11 @@ static void print_sets(const struct bench_rules *r)
 			printf("%10s %10s %10s", "-", "-", "-");
 		printf("   %u, %u\n", s->cand[0], s->cand[1]);
 	}
-	printf("\ntuples: distinct match masks, from the commit's ack (at most %d). walked: the\n"
-	       "rules whose key the packet has under their mask, the chain entries tested for\n"
-	       "it (the native reference counts them). total: the sum of the steps, the load\n"
-	       "of that many rules (each step one transaction, flushed and acked).\n",
+	printf("\ntuples: distinct match masks and quick dimensions tested, from the commit's\n"
+	       "ack (at most %d). walked: the rules whose key the packet has under their\n"
+	       "mask (the native reference counts them; the quick filters drop most of their\n"
+	       "tuples before a probe). total: the sum of the steps, the load of that many\n"
+	       "rules (each step one transaction, flushed and acked).\n",
 	       DYNPF_MAX_TUPLES);
 }
 
