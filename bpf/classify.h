@@ -343,17 +343,21 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
 
 /*
  * Drop from the tuples m of stack s those that the quick filters say hold
- * no rule the packet can match (rules/quick.h): per dimension that one of
- * them has no rule without a test of, one load of the tuples that can
- * match the packet's value there.
+ * no rule the packet can match (rules/quick.h): per dimension, a tuple with
+ * a rule that does not test it stays (qwild), another only if one of its
+ * rules can match the packet's value there. Two loads a dimension, no
+ * branch: against a loop that loaded a dimension's values only when a
+ * candidate's rules all test it, syn with 10,000 rules 2-4% faster,
+ * ipv6-udp the same (bench --versus, both ways round, 2 runs each).
+ * barrier_var() keeps clang from hoisting all 16 loads first: the TC
+ * programs' frames would pass the 512 bytes their calls may share.
  */
 static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64 m,
 					     const struct dynpf_pkt *p, __u32 s)
 {
 	struct dynpf_tuple_sel *sel;
 	struct dynpf_qsel *qs;
-	__u32 d, zero = 0;
-	__u64 fm;
+	__u32 zero = 0;
 
 	/* The selection looked up again (an inlined load of its address): as
 	 * the caller's, clang kept its fields' addresses in the frame, and the
@@ -368,12 +372,21 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	if (!qs)
 		return m;
 	dynpf_qf_vals(&cs->q[s], p, s, cs->qfv);
-#pragma clang loop unroll(disable)
-	for (d = 0; d < DYNPF_QF_N; d++) {
-		fm = m & ~sel->qwild[s][d];
-		if (fm)
-			m &= ~fm | qs->t[s][d][cs->qfv[d]];
-	}
+#define DYNPF_QF_STEP(d)                                         \
+	do {                                                     \
+		m &= sel->qwild[s][d] | qs->t[s][d][cs->qfv[d]]; \
+		barrier_var(m);                                  \
+	} while (0)
+	_Static_assert(DYNPF_QF_N == 8, "a step per dimension");
+	DYNPF_QF_STEP(0);
+	DYNPF_QF_STEP(1);
+	DYNPF_QF_STEP(2);
+	DYNPF_QF_STEP(3);
+	DYNPF_QF_STEP(4);
+	DYNPF_QF_STEP(5);
+	DYNPF_QF_STEP(6);
+	DYNPF_QF_STEP(7);
+#undef DYNPF_QF_STEP
 	return m;
 }
 
