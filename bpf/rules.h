@@ -339,13 +339,13 @@ struct {
  * The quick filters' tuple bits: per stack, dimension and value, the tuples
  * with a rule that can match a packet with that value (rules/quick.h). Set
  * as a rule is linked, cleared when its tuple goes, as the field filters.
- * One value, looked up once: the packet's loads in its loop are loads, not
- * calls that clobber registers.
+ * One value, looked up once: the packet's 8 loads are loads, not calls
+ * that clobber registers.
  */
 struct dynpf_qsel {
 	__u64 t[DYNPF_MAX_STACKS][DYNPF_QF_N][DYNPF_QF_VALS];
 };
-_Static_assert(DYNPF_QF_N == 8, "a byte per dimension in dynpf_qf_word(), indexes masked by 7");
+_Static_assert(DYNPF_QF_N == 8, "indexes of dimensions masked by 7");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);

@@ -277,11 +277,12 @@ dynpf_inline int dynpf_quick(const struct dynpf_rule *r, const struct dynpf_qtes
 
 /*
  * Quick filters: tuples dropped before their probe, by the fields a rule
- * tests outside its key (the classifier's step 2, bpf/rules.h). The packet
- * makes, per stack, one value per dimension below, each of 8 bits
- * (dynpf_qf_word()); a rule says which values of a dimension it can match
- * (dynpf_qf_rule()): all of them (it does not test that field), or a set
- * no larger than its own tests allow. The drain keeps, per stack,
+ * tests outside its key (the classifier's step 2 in docs/rules.md; the maps
+ * in bpf/rules.h). The packet makes, per stack, one value per dimension
+ * below, each of 8 bits (dynpf_qf_vals()); a rule says which values of a
+ * dimension it can match (dynpf_qf_rule()): all of them (it does not test
+ * that field), or a set holding every value its tests accept. The drain
+ * keeps, per stack,
  * dimension and value, the tuples with a rule that can match that value,
  * and per dimension the tuples with a rule that tests nothing there; a
  * packet probes a tuple only if every dimension lets it through. A
