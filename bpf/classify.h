@@ -394,10 +394,10 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
  * The candidate tuples of a packet: per stack, by family and protocol, then
  * through the quick filters its TCP flags, TTL, DSCP, port ranges, TLVs
  * and values pass, and the field filters its addresses and ports pass
- * (rules.h). A
- * stack's quick fields are made only when one of its tuples is a
- * candidate (a packet without a tunnel makes none for the inner stack), and
- * its key only when one of them is not konst (dynpf_tuple_sel.keyed).
+ * (rules.h). A stack's quick fields are made only when one of its tuples
+ * is a candidate (a packet without a tunnel makes none for the inner
+ * stack), and its key only when one of them is not konst
+ * (dynpf_tuple_sel.keyed).
  * Against a catch-all alone, the key and the filters cost 2 ns for syn and
  * 6 ns for ipv6-udp (its addresses are 32 bytes).
  */
