@@ -359,14 +359,17 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	struct dynpf_qsel *qs;
 	__u32 zero = 0;
 
+	/* One candidate (a catch-all alone, first, with no load): its probe
+	 * costs what the filters would (tcp-opt40 with "tcp option 8 pass",
+	 * which they keep: 1.14x with them). */
+	if (!(m & (m - 1)))
+		return m;
 	/* The selection looked up again (an inlined load of its address): as
 	 * the caller's, clang kept its fields' addresses in the frame, and the
 	 * TC programs' frames went past the 512 bytes their calls may share. */
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	s &= DYNPF_MAX_STACKS - 1;
-	/* One candidate: its probe costs what the filters would (tcp-opt40
-	 * with "tcp option 8 pass", which they keep: 1.14x with them). */
-	if (!sel || !(m & sel->qany[s]) || !(m & (m - 1)))
+	if (!sel || !(m & sel->qany[s]))
 		return m;
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (!qs)
