@@ -303,8 +303,8 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	/* Kept apart from *c, which a rare layer's call overwrites. */
 	struct dynpf_area *area = c->area;
 	dynpf_src_t src = c->src;
-	int next = DYNPF_P_ETH;
 	__u32 i, k;
+	int next;
 
 	p->abi = DYNPF_ABI_VERSION;
 	p->pkt_len = c->len;
@@ -316,9 +316,28 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	p->err_off = 0;
 	p->l4_payload_off = 0;
 	dynpf_tlv_reset(p);
+	/*
+	 * The first two rounds, for the headers nearly every packet starts
+	 * with, taken out of the loop with their protocol a constant: each
+	 * is its parser inlined, without the dispatch. The loop goes on from
+	 * the round they got to. Against the loop alone (bench --versus, 3
+	 * runs): syn with no rules 1-8% faster, with 1 rule 1.5-4.5%, with
+	 * 10,000 0-3%; taking TCP and UDP out too made tcp-opt40 4-7%
+	 * slower. The round counter goes on from 1 or 2: a packet's walk
+	 * has the rounds it had in the loop, and the same end.
+	 */
+	next = dynpf_layer(c, p, DYNPF_P_ETH, 0);
+	i = 1;
+	if (next == DYNPF_P_IPV4) {
+		next = dynpf_layer(c, p, DYNPF_P_IPV4, 0);
+		i = 2;
+	} else if (next == DYNPF_P_IPV6) {
+		next = dynpf_layer(c, p, DYNPF_P_IPV6, 0);
+		i = 2;
+	}
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
-	for (i = 0; i <= DYNPF_MAX_LAYERS; i++) {
+	for (; next > DYNPF_P_NONE && i <= DYNPF_MAX_LAYERS; i++) {
 		if (dynpf_is_rare(next)) {
 			next = dynpf_layer_step(src, area, c, p, next);
 			/* The call may have written *c: the verifier forgets its pointers. */
@@ -327,8 +346,6 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}
-		if (next <= DYNPF_P_NONE)
-			break;
 	}
 	if (!c->decl)
 		return;
