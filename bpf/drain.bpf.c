@@ -591,7 +591,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
 	tmp->k.pad = t;
 	e->hash = dynpf_key_hash(&tmp->k);
-	head = dynpf_head(e->hash);
+	head = tu->konst ? dynpf_khead(t) : dynpf_head(e->hash);
 	if (!head)
 		return 0;
 	e->r = *r;
@@ -656,12 +656,13 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 
 	if (!st || !e || e->state != DYNPF_ENT_LINKED)
 		return 0;
+	tu = dynpf_tuple(e->tuple);
 	if (e->prev) {
 		o = dynpf_ent(e->prev);
 		if (o)
 			o->next = e->next;
 	} else {
-		head = dynpf_head(e->hash);
+		head = tu && tu->konst ? dynpf_khead(e->tuple) : dynpf_head(e->hash);
 		if (head)
 			*head = e->next;
 	}
@@ -669,7 +670,6 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 	if (o)
 		o->prev = e->prev;
 	dynpf_sel_count(e->tuple, &e->r, e->qdims, -1);
-	tu = dynpf_tuple(e->tuple);
 	tc = dynpf_tcnt(e->tuple);
 	if (tu && tc && tc->nrules && !--tc->nrules) {
 		tu->used = 0;

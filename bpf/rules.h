@@ -327,6 +327,20 @@ struct {
 	__type(value, __u32);
 } dynpf_heads __weak SEC(".maps");
 
+/*
+ * The chain heads of the konst tuples (struct dynpf_tuple), one per slot:
+ * their entries are threaded from here, not from a bucket. A packet's
+ * probe of such a tuple loads its head by the slot, beside the tuple
+ * itself, instead of after it (the bucket's index is khash): one dependent
+ * load less, and no other tuple's entries in the chain.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DYNPF_MAX_TUPLES);
+	__type(key, __u32);
+	__type(value, __u32);
+} dynpf_kheads __weak SEC(".maps");
+
 /* The field filters' tuple bits (above); sized to 1 entry without rules. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -359,6 +373,14 @@ static __always_inline __u32 *dynpf_head(__u64 hash)
 	__u32 k = (__u32)hash & (dynpf_cfg_buckets - 1);
 
 	return bpf_map_lookup_elem(&dynpf_heads, &k);
+}
+
+/* The chain head of konst tuple t. */
+static __always_inline __u32 *dynpf_khead(__u32 t)
+{
+	__u32 k = t & (DYNPF_MAX_TUPLES - 1);
+
+	return bpf_map_lookup_elem(&dynpf_kheads, &k);
 }
 
 struct {

@@ -83,7 +83,7 @@ void test_concurrency(void);
 void test_inner_bounds(void);
 /* txn.c */
 void test_single_in_force(void);
-void test_reclaim(void);
+void test_reclaim(int konst);
 void test_held(void);
 
 /* protos.c */

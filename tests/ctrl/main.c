@@ -57,9 +57,9 @@ int main(void)
 	test_quick_tuples();
 	test_quick();
 	test_concurrency();
-	test_reclaim(); /* what the concurrency test retired */
+	test_reclaim(-1); /* what the concurrency test retired */
 	test_single_in_force();
-	test_reclaim();
+	test_reclaim(-1);
 	test_held();
 	test_actions();
 	test_bytes();

@@ -95,18 +95,55 @@ void test_single_in_force(void)
 	CHECK_EQ("single: no commit held for room", c.nheld, held);
 }
 
+struct chains {
+	int bad;
+	uint32_t linked, live, konst;
+};
+
+/*
+ * The chain from head h: of linked entries, in (prio, id) order, with their
+ * back pointers right, each in the chain it belongs to: bucket b of nb
+ * (konst < 0), or konst tuple konst's (dynpf_kheads).
+ */
+static void walk_chain(struct chains *w, const struct dynpf_rules_view *view, uint32_t h,
+		       uint32_t b, uint32_t nb, int konst)
+{
+	uint32_t prev = 0, n = 0, lp = 0, li = 0;
+
+	for (uint32_t cur = h; cur && n <= view->nents; n++) {
+		const struct dynpf_rule_ent *e = &view->ent[cur];
+
+		w->bad += e->prev != prev || e->state != DYNPF_ENT_LINKED ||
+			  (n && (e->r.prio < lp || (e->r.prio == lp && e->r.id < li)));
+		w->bad += konst < 0 ? (e->hash & (nb - 1)) != b : e->tuple != (uint32_t)konst;
+		w->live += dynpf_rules_view_get(view, e->r.id) == &e->r;
+		w->konst += konst >= 0;
+		lp = e->r.prio;
+		li = e->r.id;
+		prev = cur;
+		cur = e->next;
+		w->linked++;
+	}
+	w->bad += n > view->nents; /* a cycle */
+}
+
 /*
  * After churn, every retired entry reclaimed: nothing in limbo, each entry
- * of the pool either alive (once, in its bucket's chain, chains in (prio,
- * id) order with their back pointers right) or free, the tuples in use
- * those with rules.
+ * of the pool either alive (once, in its bucket's chain or its konst
+ * tuple's, chains in (prio, id) order with their back pointers right) or
+ * free, the tuples in use those with rules. konst: how many alive rules
+ * are in konst tuples' chains (-1: any number).
  */
-void test_reclaim(void)
+void test_reclaim(int konst)
 {
-	int fd = bpf_map__fd(pr.skel->maps.dynpf_heads), bad = 0;
-	uint32_t nb = bpf_map__max_entries(pr.skel->maps.dynpf_heads), linked = 0, live = 0;
+	int fd = bpf_map__fd(pr.skel->maps.dynpf_heads);
+	int kfd = bpf_map__fd(pr.skel->maps.dynpf_kheads);
+	uint32_t nb = bpf_map__max_entries(pr.skel->maps.dynpf_heads);
+	uint32_t nk = bpf_map__max_entries(pr.skel->maps.dynpf_kheads);
 	struct dynpf_rules_view view;
 	const struct dynpf_state *st;
+	struct chains w = {};
+	uint32_t h;
 
 	CHECK_EQ("reclaim: quiesce", dynpf_ctrl_quiesce(&c), 0);
 	CHECK_EQ("reclaim: limbo", c.limbo, 0);
@@ -115,29 +152,17 @@ void test_reclaim(void)
 		return;
 	}
 	st = view.st;
-	for (uint32_t b = 0; b < nb; b++) {
-		uint32_t h, prev = 0, n = 0, lp = 0, li = 0;
-
-		if (bpf_map_lookup_elem(fd, &b, &h) || !h)
-			continue;
-		for (uint32_t cur = h; cur && n <= view.nents; n++) {
-			const struct dynpf_rule_ent *e = &view.ent[cur];
-
-			bad += e->prev != prev || e->state != DYNPF_ENT_LINKED ||
-			       (n && (e->r.prio < lp || (e->r.prio == lp && e->r.id < li)));
-			bad += (e->hash & (nb - 1)) != b;
-			live += dynpf_rules_view_get(&view, e->r.id) == &e->r;
-			lp = e->r.prio;
-			li = e->r.id;
-			prev = cur;
-			cur = e->next;
-			linked++;
-		}
-		bad += n > view.nents; /* a cycle */
-	}
-	CHECK_EQ("reclaim: chains whole, ordered, of linked entries in their buckets", bad, 0);
-	CHECK_EQ("reclaim: every entry linked is alive", linked, st->nrules);
-	CHECK_EQ("reclaim: every rule alive is linked", live, st->nrules);
+	for (uint32_t b = 0; b < nb; b++)
+		if (!bpf_map_lookup_elem(fd, &b, &h) && h)
+			walk_chain(&w, &view, h, b, nb, -1);
+	for (uint32_t t = 0; t < nk; t++)
+		if (!bpf_map_lookup_elem(kfd, &t, &h) && h)
+			walk_chain(&w, &view, h, 0, nb, (int)t);
+	if (konst >= 0)
+		CHECK_EQ("reclaim: the konst tuples' rules in their chains", w.konst, konst);
+	CHECK_EQ("reclaim: chains whole, ordered, of linked entries in their buckets", w.bad, 0);
+	CHECK_EQ("reclaim: every entry linked is alive", w.linked, st->nrules);
+	CHECK_EQ("reclaim: every rule alive is linked", w.live, st->nrules);
 	CHECK_EQ("reclaim: the pool accounted for", st->nfree + st->nrules, st->hwm - 1);
 	CHECK_EQ("reclaim: the limbo ring empty", st->limbo_tail - st->limbo_head, 0);
 	CHECK_EQ("reclaim: tuple slots in use", st->tuples_used, st->ntuples);
@@ -167,8 +192,16 @@ void test_held(void)
 		dynpf_ctrl_begin(&c, NULL);
 		for (int i = 0; i < 31; i++) {
 			r[i] = rule(i + 1, i + 1, k == 2 ? DYNPF_ACT_DROP : DYNPF_ACT_COUNT);
-			m_proto(&r[i], 6);
-			m_dport(&r[i], 100 * k + i, 100 * k + i);
+			if (i >= 28) {
+				/* konst tuples (TTL 1-2, 3-4), their chains in
+				 * dynpf_kheads: no packet here has such a TTL */
+				r[i].m.fields |= DYNPF_M_TTL;
+				r[i].m.ttl_lo = 1 + 2 * (i & 1);
+				r[i].m.ttl_hi = r[i].m.ttl_lo + 1;
+			} else {
+				m_proto(&r[i], 6);
+				m_dport(&r[i], 100 * k + i, 100 * k + i);
+			}
 			if (k)
 				dynpf_ctrl_del(&c, i + 1, NULL);
 			dynpf_ctrl_add(&c, &r[i], NULL);
@@ -186,5 +219,5 @@ void test_held(void)
 	mk4(&p, 6, 1, 1, 40000, 105, 0x02);
 	run(&p, &v, NULL);
 	CHECK_EQ("held: nothing of the one before", v.rule, 0);
-	test_reclaim();
+	test_reclaim(3);
 }
