@@ -159,8 +159,7 @@ struct dynpf_cls_scratch {
 	struct dynpf_cls_view view;
 	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
-	__u32 best_arg;   /* its action and argument, kept at its match: no */
-	__u32 best_action; /* lookup of its entry again at the end */
+	__u32 best_ent; /* its entry */
 	__u32 nc;       /* non-terminal matches in coll[] */
 	__u32 coll[DYNPF_COLL_SLOTS];
 	__u32 coll_prio[DYNPF_COLL_SLOTS]; /* their priorities: no rule lookup
@@ -246,8 +245,7 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 		if (e->terminal) {
 			cs->best = e->r.id;
 			cs->best_prio = e->r.prio;
-			cs->best_action = e->r.action;
-			cs->best_arg = e->r.arg;
+			cs->best_ent = idx;
 			return 0;
 		}
 		if (cs->nc < DYNPF_MAX_NONTERM) {
@@ -460,6 +458,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 					  __u64 pub, const struct bpf_dynptr *dp)
 {
 	struct dynpf_cls_scratch *cs;
+	struct dynpf_rule_ent *e;
 	__u32 i, zero = 0;
 	__u64 cand;
 
@@ -480,6 +479,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	cs->gen = DYNPF_PUB_GEN(pub);
 	cs->best = 0;
 	cs->best_prio = 0xffffffff;
+	cs->best_ent = 0;
 	cs->nc = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
 
@@ -525,11 +525,14 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 		return DYNPF_ACT_DROP;
 	if (!cs->best)
 		return out->action;
+	e = dynpf_ent(cs->best_ent);
+	if (!e)
+		return out->action;
 	dynpf_rule_count(cs->best, p->pkt_len);
 	out->rule = cs->best;
-	out->action = cs->best_action;
-	out->arg = cs->best_arg;
-	return cs->best_action;
+	out->action = e->r.action;
+	out->arg = e->r.arg;
+	return e->r.action;
 }
 
 /*
