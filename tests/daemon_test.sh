@@ -409,6 +409,26 @@ check "the rule set survived" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "
 want_packets "filtering went on while no daemon ran" 1 $((before + 2))
 check "status says adopted" sh -c '"$1" status | grep -q "adopted"' sh "$DYNPF"
 
+# Pins of another version: a map this one has is not pinned (moved aside
+# here). The daemon refuses to adopt them, naming the map, and changes
+# nothing; with the map back, it adopts them.
+kill -9 "$dpid"
+wait "$dpid" 2>/dev/null
+dpid=
+rm -f "$SOCK"
+mv "$PIN/dynpf_kheads" "$PIN/aside"
+: >"$OUT/daemon.log"
+not_adopted() { ! start_daemon "$OUT/dt.conf"; }
+check "pins missing a map: not adopted" not_adopted
+dpid=
+check "the error names the map" grep -q "another dynpf version: dynpf_kheads is not pinned" \
+	"$OUT/daemon.log"
+check "and no pin was made in its place" test ! -e "$PIN/dynpf_kheads"
+mv "$PIN/aside" "$PIN/dynpf_kheads"
+rm -f "$SOCK"
+check "with the map back, adopted" start
+check "the rule set kept" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
+
 # SIGTERM with detach_on_exit: nothing left behind.
 kill -TERM "$dpid"
 wait "$dpid" 2>/dev/null

@@ -126,6 +126,20 @@ int load_programs(struct daemon *d)
 		if (bpf_map__is_internal(map))
 			continue;
 		pin_path(d, bpf_map__name(map), path, sizeof(path));
+		/*
+		 * Adopting, every map must be there: libbpf would make a
+		 * missing one afresh and empty, and the rule set in the
+		 * others would be read through it (a map this version
+		 * added: the konst tuples' chain heads, dynpf_kheads, empty
+		 * beside an older daemon's rules, loses their matches).
+		 */
+		if (d->adopted && stat(path, &st)) {
+			p_err("%s: the maps pinned there are from another dynpf version: %s is "
+			      "not pinned (dynpf detach --all --pin-dir %s removes them; the rules "
+			      "are loaded again from the rule file)",
+			      d->cfg.pin_dir, bpf_map__name(map), d->cfg.pin_dir);
+			return -ENOENT;
+		}
 		err = bpf_map__set_pin_path(map, path);
 		if (err)
 			return err;
