@@ -193,8 +193,9 @@ void test_held(void)
 		for (int i = 0; i < 31; i++) {
 			r[i] = rule(i + 1, i + 1, k == 2 ? DYNPF_ACT_DROP : DYNPF_ACT_COUNT);
 			if (i >= 28) {
-				/* konst tuples (TTL 1-2, 3-4), their chains in
-				 * dynpf_kheads: no packet here has such a TTL */
+				/* a konst tuple (TTL ranges 1-2 and 3-4), its
+				 * chain in dynpf_kheads: no packet here has
+				 * such a TTL */
 				r[i].m.fields |= DYNPF_M_TTL;
 				r[i].m.ttl_lo = 1 + 2 * (i & 1);
 				r[i].m.ttl_hi = r[i].m.ttl_lo + 1;
