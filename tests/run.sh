@@ -973,6 +973,26 @@ else
 	sk "bench-report plots" "gnuplot not installed (make deps)"
 fi
 
+section "the line profiler (scripts/lineprof.sh)"
+# A catch-all's profile: samples counted per file (the classifier's and the
+# cursor's among them), the busiest lines with their text; nothing left.
+lineprof_run() {
+	local out=$OUT/lineprof.out
+	echo "prio 100 pass" >"$OUT/lineprof.rules"
+	scripts/lineprof.sh -r "$OUT/lineprof.rules" -s 1 -n 5 >"$out" 2>&1 || { cat "$out"; return 1; }
+	cat "$out"
+	grep -qE '^ +[0-9]+  classify\.h$' "$out" && grep -qE '^ +[0-9]+  cursor\.h$' "$out" &&
+		[ "$(grep -cE '^ +[0-9]+  [a-z_.]+\.(h|c):[0-9]+ +[^ ]' "$out")" = 5 ] &&
+		! ip netns list | grep -q '^dynpf-lp-' && ! ls -d /sys/fs/bpf/dynpf-lp-* 2>/dev/null
+}
+if command -v perf >/dev/null && perf record -q -o "$OUT/perf.probe" -- true >/dev/null 2>&1; then
+	t "lineprof: a catch-all's samples by file and by line, nothing left" lineprof_run
+	t_err "lineprof: a rule file that is not there" 1 "-r /nonexistent: cannot read" \
+		scripts/lineprof.sh -r /nonexistent
+else
+	sk "lineprof" "perf does not run here (Debian: linux-perf)"
+fi
+
 section "output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" "${CAPS[@]}"
 t "loader/'s folders include only what loader/README.md says they may call" \
