@@ -418,12 +418,18 @@ dpid=
 rm -f "$SOCK"
 mv "$PIN/dynpf_kheads" "$PIN/aside"
 : >"$OUT/daemon.log"
-not_adopted() { ! start_daemon "$OUT/dt.conf"; }
+# A daemon that did start is left in dpid, for the checks after and cleanup.
+not_adopted() {
+	start_daemon "$OUT/dt.conf" && return 1
+	dpid=
+}
 check "pins missing a map: not adopted" not_adopted
-dpid=
 check "the error names the map" grep -q "another dynpf version: dynpf_kheads is not pinned" \
 	"$OUT/daemon.log"
 check "and no pin was made in its place" test ! -e "$PIN/dynpf_kheads"
+# (one that wrongly adopted them goes first)
+[ -n "$dpid" ] && kill -9 "$dpid" && wait "$dpid" 2>/dev/null
+dpid=
 mv "$PIN/aside" "$PIN/dynpf_kheads"
 rm -f "$SOCK"
 check "with the map back, adopted" start
