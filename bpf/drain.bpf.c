@@ -562,6 +562,17 @@ static __always_inline __u32 dynpf_ent_room(const struct dynpf_state *st)
 }
 
 /*
+ * The head of the chain entry e of tuple tu (slot t) is on: the tuple's own
+ * for a konst tuple (dynpf_kheads), else its key's bucket. Link and unlink
+ * both ask here; the classifier asks the same, inline (bpf/classify.h).
+ */
+static __always_inline __u32 *dynpf_ent_head(const struct dynpf_tuple *tu, __u32 t,
+					     const struct dynpf_rule_ent *e)
+{
+	return tu && tu->konst ? dynpf_khead(t) : dynpf_head(e->hash);
+}
+
+/*
  * Link a new entry of rule r, born at generation gen, into its bucket's
  * chain in (prio, id) order: filled in first, then made reachable by one
  * store, so a packet walking the chain finds it whole (and, older than it,
@@ -591,7 +602,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
 	tmp->k.pad = t;
 	e->hash = dynpf_key_hash(&tmp->k);
-	head = tu->konst ? dynpf_khead(t) : dynpf_head(e->hash);
+	head = dynpf_ent_head(tu, t, e);
 	if (!head)
 		return 0;
 	e->r = *r;
@@ -662,7 +673,7 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 		if (o)
 			o->next = e->next;
 	} else {
-		head = tu && tu->konst ? dynpf_khead(e->tuple) : dynpf_head(e->hash);
+		head = dynpf_ent_head(tu, e->tuple, e);
 		if (head)
 			*head = e->next;
 	}
