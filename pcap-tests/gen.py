@@ -48,12 +48,14 @@ from capgen.cap_ipv6 import cap_ipv6_ext, cap_ipv6_ext_malformed, cap_jumbograms
 from capgen.cap_jumbo import cap_jumbo, cap_jumbo_ext, cap_jumbo_tunnels  # noqa: E402
 from capgen.cap_tunnels import cap_tunnels, cap_tunnels_malformed  # noqa: E402
 from capgen.cap_lengths import cap_lengths  # noqa: E402
+from capgen.cap_window import cap_window_edge  # noqa: E402
 
 CAPTURES = [cap_eth_basic, cap_vlan, cap_tcp_options, cap_fragments,
             cap_malformed, cap_jumbo,
             cap_ipv4_options, cap_ipv6_ext, cap_ipv6_ext_malformed,
             cap_jumbo_ext, cap_tunnels, cap_tunnels_malformed,
-            cap_jumbo_tunnels, cap_jumbograms, cap_lengths, cap_ipv4_ext]
+            cap_jumbo_tunnels, cap_jumbograms, cap_lengths, cap_ipv4_ext,
+            cap_window_edge]
 
 
 def main(argv):

@@ -139,7 +139,7 @@ enum wrap {
 /* A frame whose TCP header carries the n-byte option area o, wrapped as w. */
 static void build(struct frame *f, enum wrap w, const __u8 *o, unsigned int n, unsigned int flags)
 {
-	static const __u8 pad[8 * 14] = { 6, 13 }; /* next TCP, 14 units: 112 bytes */
+	static const __u8 pad[8 * 30] = { 6, 29 }; /* next TCP, 30 units: 240 bytes */
 	unsigned int l4 = 20 + n;
 
 	switch (w) {
