@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """Hostile frames for the differential test: every packet of the given
-captures mutated --count times (random bytes overwritten in the first 128
+captures mutated --count times (random bytes overwritten in the first 256
 bytes, where the headers are, and random truncation), with a fixed seed so a
 failure is reproducible. BPF and native must agree on every one of them.
 
@@ -28,7 +28,7 @@ GRE_C, GRE_K, GRE_S = 0x8000, 0x2000, 0x1000
 def mutate(rng, frame):
     b = bytearray(frame)
     for _ in range(rng.randint(1, 4)):
-        i = rng.randrange(0, min(len(b), 128))
+        i = rng.randrange(0, min(len(b), 256))
         # Favour values that matter to parsers: lengths, kinds, versions.
         b[i] = rng.choice([0, 1, 2, 3, 4, 5, 8, 0x40, 0x45, 0x4f, 0x60, 0x81, 0xff,
                            rng.randrange(256)])

@@ -31,7 +31,7 @@ def cuts(a, inputs):
 
 
 def main():
-    tool(__doc__, [('--min-len', 14), ('--max-len', 200)], cuts)
+    tool(__doc__, [('--min-len', 14), ('--max-len', 300)], cuts)
 
 
 if __name__ == '__main__':

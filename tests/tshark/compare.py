@@ -118,13 +118,18 @@ def compare_stack(c, rec, d, st, slayers, names, idx, err):
             if err == "tlv_len" and err_proto in EXT_NAMES and \
                     lerr is not None:
                 err_k = sum(1 for n in names[:lerr] if n in EXT_NAMES)
+            # The header whose walk dynpf ended at its TLV limit.
+            count_k = None
+            if err == "tlv_count" and err_proto in EXT_NAMES and \
+                    lerr is not None:
+                count_k = sum(1 for n in names[:lerr] if n in EXT_NAMES)
             stopped_at = None
             if err not in ("ok", "depth", "tlv_count") and \
                     err_proto in EXT_NAMES and \
                     (lerr is None or lerr >= len(names)):
                 stopped_at = err_proto
             compare_ipv6_ext(c, dd, st, err_k, rec.get("tlv_overflow"),
-                             stopped_at)
+                             stopped_at, count_k=count_k)
         elif name == "tcp":
             # With a tlv_len error, dynpf's option list holds the options
             # before the bad one, and tshark's list stops at it as well.

@@ -100,11 +100,14 @@ def compare_ipv4_ext(c, d, tl):
     compare_ipv6_ext(c, d, tl, None, None, l3="ipv4")
 
 
-def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None, l3="ipv6"):
+def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None, l3="ipv6",
+                     count_k=None):
     """dynpf's ipv6.ext list against tshark's extension headers; err_k is
     the index of the header holding dynpf's tlv_len error, or None;
     overflow is the record's tlv_overflow; stopped_at the extension header
-    dynpf stopped in with an error (not in its list), or None. With l3
+    dynpf stopped in with an error (not in its list), or None; count_k the
+    index of the header whose walk dynpf ended at its TLV limit
+    (tlv_count), or None. With l3
     "ipv4": the ipv4.ext list, which has no chain flags."""
     dext = dget(d, "ext")
     if not isinstance(dext, list):
@@ -180,7 +183,10 @@ def compare_ipv6_ext(c, d, tl, err_k, overflow, stopped_at=None, l3="ipv6"):
                 tv = [to_int(get(v, tk)) for ty, ln, v in opts
                       if ty == typ and ln == good]
                 opt_one(c, de, key, tv, partial, f[:-1])
-            if not partial and opts is not None:
+            if k == count_k and opts is not None:
+                # dynpf walked no option past its limit; tshark all of them
+                known(c, "limits", f + "unknown_actions")
+            elif not partial and opts is not None:
                 c.check(f + "unknown_actions", dget(de, "unknown_actions"),
                         sorted(set(ty >> 6 for ty, _, _ in opts
                                    if ty not in (0, 1, 5, 0xC2))))

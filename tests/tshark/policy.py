@@ -5,7 +5,7 @@ knowingly reports something else than tshark 4.0, the comparison skips the
 field or the error under the difference's key, never silently."""
 from .chain import gre_bad_bits
 from .jsonobj import dget, get, has_key, to_int
-from .options import options_overrun
+from .options import options_overrun, tshark_ipv6_options
 from .protos import EXT_NAMES, ICMP_8_BYTES, TUNNELS
 
 
@@ -176,6 +176,11 @@ def check_error(c, rec, st, d, slayers, names, idx):
     elif err == "tlv_len" and err_proto in ("hopopts", "dstopts") and \
             options_overrun(t, err_proto):
         known(c, "ip6_option_overrun")
+    elif err == "tlv_len" and err_proto in ("hopopts", "dstopts") and \
+            any(ty in (7, 8, 0x6D) for ty, _, _ in tshark_ipv6_options(t)):
+        # tshark reads CALIPSO, SMF_DPD and MPL by their own length
+        # fields and goes on from where they end, not where dynpf does.
+        known(c, "ip6_option_own_fields")
     elif err == "bad_hdr" and err_proto == "vxlan" and \
             to_int(get(t, "vxlan.flag_i")) == 0:
         known(c, "vxlan_i_flag")
