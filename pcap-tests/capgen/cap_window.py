@@ -88,8 +88,8 @@ def cap_window_edge():
                          "option at 246 with 16 data bytes across 256")):
         opts = first + [GOPT(0x0203, 0x83, rbytes(16)), GOPT(0x0204, 0x04, rbytes(4))]
         f.udp4("IPv4 / UDP / Geneve, " + what + ": inner eth / IPv4 / TCP", GENEVE_PORT,
-               [geneve(0x256, ETH_TEB, opts)] + inner(in_eth(ETH_IPV4), in_v4(6),
-                                                        pkt_tcp(nx())))
+               [geneve(0x256, ETH_TEB, opts)] +
+               inner(in_eth(ETH_IPV4), in_v4(6), pkt_tcp(nx())))
     f.udp4("IPv4 / UDP / Geneve with 252 bytes of options: inner eth / IPv6 / TCP at 356",
            GENEVE_PORT,
            [geneve(0x257, ETH_TEB, [GOPT(0x0205, i + 1, rbytes(56)) for i in range(4)] +
