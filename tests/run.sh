@@ -993,6 +993,29 @@ else
 	sk "lineprof" "perf does not run here (Debian: linux-perf)"
 fi
 
+section "the verifier's walk by source line (scripts/verifier-lines.sh)"
+# The bench's direct parser: its busiest lines, from its own sources; the
+# same object twice: the same counts (the verifier's walk is deterministic).
+vlines_one() {
+	local out=$OUT/vlines.out
+	scripts/verifier-lines.sh -n 5 .output/bench.bpf.o bench_direct_xdp >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	cat "$out"
+	grep -qE '^\.output/bench\.bpf\.o bench_direct_xdp: [0-9]{5,} instructions processed$' "$out" &&
+		[ "$(grep -cE '^ +[0-9]+  direct[a-z_]*\.bpf\.h:[0-9]+ +[^ ]' "$out")" = 5 ]
+}
+vlines_two() {
+	local out=$OUT/vlines2.out
+	scripts/verifier-lines.sh -n 20 .output/bench.bpf.o bench_direct_xdp .output/bench.bpf.o \
+		>"$out" 2>&1 || { cat "$out"; return 1; }
+	[ "$(grep -cE '^ +[0-9]+ +[0-9]+ +\+0  [a-z0-9_.]+\.h:[0-9]+' "$out")" = 20 ] ||
+		{ cat "$out"; return 1; }
+}
+t "verifier-lines: a program's busiest lines" vlines_one
+t "verifier-lines: one build against itself, no line walked more" vlines_two
+t_err "verifier-lines: a program the object does not have" 1 "no program nope; it has: " \
+	scripts/verifier-lines.sh .output/bench.bpf.o nope
+
 section "output, docs and man pages stay in sync with the code"
 t "JSON records carry the documented fields" python3 tests/check_json.py "$DYNPF" "${CAPS[@]}"
 t "loader/'s folders include only what loader/README.md says they may call" \
