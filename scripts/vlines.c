@@ -54,7 +54,8 @@ static void count(char *key, char *text, int which)
 			exit(1);
 		}
 	}
-	lines[nlines++] = (struct line){ .key = key, .text = text, .n = { which == 0, which == 1 } };
+	lines[nlines++] =
+		(struct line){ .key = key, .text = text, .n = { which == 0, which == 1 } };
 }
 
 /* Merge the entries of equal keys (after a sort). */
