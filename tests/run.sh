@@ -454,12 +454,13 @@ section "classification: the BPF classifier and the native reference decide alik
 # data path counts the TLVs it walks without listing them. The captures and
 # both mutation sets in one file: one load of the programs a rule file (most
 # of a short replay is the verifier: 45 s less than a load a file).
-python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
-p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' \
-	"$OUT/all.pcap" "${CAPS[@]}"
-python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
-p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' \
-	"$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
+# merge_pcaps OUT IN...: the frames of every IN, in order, in one capture.
+merge_pcaps() {
+	python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
+p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$@"
+}
+merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
+merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
 for r in captures lean lean-inner data nolist; do
 	t "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
 		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q

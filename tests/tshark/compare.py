@@ -114,15 +114,14 @@ def compare_stack(c, rec, d, st, slayers, names, idx, err):
                     to_int(get(t, "ip.hdr_len")))
         elif name == "ipv6":
             compare_ipv6(c, dd, t)
-            err_k = None
-            if err == "tlv_len" and err_proto in EXT_NAMES and \
-                    lerr is not None:
-                err_k = sum(1 for n in names[:lerr] if n in EXT_NAMES)
-            # The header whose walk dynpf ended at its TLV limit.
-            count_k = None
-            if err == "tlv_count" and err_proto in EXT_NAMES and \
-                    lerr is not None:
-                count_k = sum(1 for n in names[:lerr] if n in EXT_NAMES)
+            # The extension header holding dynpf's error, by its index
+            # among them: a tlv_len (err_k), or the end of its walk at
+            # the TLV limit (count_k).
+            ext_k = None
+            if err_proto in EXT_NAMES and lerr is not None:
+                ext_k = sum(1 for n in names[:lerr] if n in EXT_NAMES)
+            err_k = ext_k if err == "tlv_len" else None
+            count_k = ext_k if err == "tlv_count" else None
             stopped_at = None
             if err not in ("ok", "depth", "tlv_count") and \
                     err_proto in EXT_NAMES and \
