@@ -188,6 +188,9 @@ BENCH_LIVE_ARGS ?= --duration 5
 bench: check-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mkdir -p $(BUILD)/bench
+	$(Q)mount | grep -q ' /sys/fs/bpf type bpf' || { \
+		echo "bench: mounting bpffs on /sys/fs/bpf (the CLI figures' daemon pins there)"; \
+		mount -t bpf bpf /sys/fs/bpf; }
 	@echo "bench: $(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json (a minute or more)"
 	$(Q)$(BUILD)/dynpf -j bench $(BENCH_ARGS) > $(BUILD)/bench/bench.json.tmp || \
 		{ rm -f $(BUILD)/bench/bench.json.tmp; exit 1; }
