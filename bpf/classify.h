@@ -213,6 +213,32 @@ static __always_inline void dynpf_cls_quick_init(struct dynpf_cls_scratch *cs,
 }
 
 /*
+ * Rule entry e (idx of the pool), alive at the packet's generation and
+ * before the best match so far, matches: the new best when it is terminal
+ * (1: the walk stops there), else one more non-terminal match (0).
+ */
+static __always_inline int dynpf_cls_hit(struct dynpf_cls_scratch *cs,
+					 const struct dynpf_rule_ent *e, __u32 idx)
+{
+	if (e->terminal) {
+		cs->best = e->r.id;
+		cs->best_prio = e->r.prio;
+		cs->best_ent = idx;
+		return 1;
+	}
+	if (cs->nc < DYNPF_MAX_NONTERM) {
+		__u32 slot = cs->nc++ & (DYNPF_COLL_SLOTS - 1);
+
+		cs->coll[slot] = e->r.id;
+		cs->coll_prio[slot] = e->r.prio;
+		cs->coll_ent[slot] = idx;
+	} else {
+		dynpf_coll_replace(cs, e->r.id, e->r.prio, idx);
+	}
+	return 0;
+}
+
+/*
  * One chain entry, idx of the pool: 1 to go on to e->next, 0 to stop the
  * walk. An entry not alive at the packet's generation (unborn, or retired
  * and waiting to be unlinked) is passed over, as one another key's is. The
@@ -241,22 +267,8 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 	 * meets fail one of them, and then life does not matter. */
 	q = dynpf_quick(&e->r, &e->q, &cs->q[e->r.m.stack & (DYNPF_MAX_STACKS - 1)], p);
 	if (q != DYNPF_Q_FAIL && dynpf_ent_alive(e, cs->gen) &&
-	    (q == DYNPF_Q_MATCH || dynpf_rule_match_g(dp, &e->r, p, &cs->view))) {
-		if (e->terminal) {
-			cs->best = e->r.id;
-			cs->best_prio = e->r.prio;
-			cs->best_ent = idx;
-			return 0;
-		}
-		if (cs->nc < DYNPF_MAX_NONTERM) {
-			__u32 slot = cs->nc++ & (DYNPF_COLL_SLOTS - 1);
-
-			cs->coll[slot] = e->r.id;
-			cs->coll_prio[slot] = e->r.prio;
-			cs->coll_ent[slot] = idx;
-		} else
-			dynpf_coll_replace(cs, e->r.id, e->r.prio, idx);
-	}
+	    (q == DYNPF_Q_MATCH || dynpf_rule_match_g(dp, &e->r, p, &cs->view)))
+		return !dynpf_cls_hit(cs, e, idx);
 	return 1;
 }
 
@@ -274,6 +286,29 @@ static __always_inline void dynpf_chain(struct dynpf_cls_scratch *cs, const stru
 	while (idx) {
 		dynpf_cond_break;
 		if (!dynpf_chain_step(cs, p, dp, idx, &e))
+			break;
+		idx = e->next;
+	}
+}
+
+/*
+ * The catch-alls' chain (dynpf_state.any_head), from entry idx, before any
+ * tuple: every entry matches (dynpf_rule_any()), so the first alive at the
+ * packet's generation that is terminal is the best match so far, and the
+ * non-terminal ones before it are collected. No key, no quick test: against
+ * the catch-all in a konst tuple of its own, probed as the others (tuple,
+ * head, entry, quick test, a chain of dependent loads), 1 rule ... ns.
+ */
+static __always_inline void dynpf_any_chain(struct dynpf_cls_scratch *cs, __u32 idx)
+{
+	struct dynpf_rule_ent *e;
+
+	while (idx) {
+		dynpf_cond_break;
+		e = dynpf_ent(idx);
+		if (!e)
+			break;
+		if (dynpf_ent_alive(e, cs->gen) && dynpf_cls_hit(cs, e, idx))
 			break;
 		idx = e->next;
 	}
@@ -455,7 +490,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
  * dead by then): inlined, it walks about 4k more instructions.
  */
 static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
-					  __u64 pub, const struct bpf_dynptr *dp)
+					  __u64 pub, const struct bpf_dynptr *dp,
+					  struct dynpf_state *st)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
@@ -482,6 +518,10 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	cs->best_ent = 0;
 	cs->nc = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
+	/* The catch-alls first: their best is the bar every tuple must beat.
+	 * Read after pub (a volatile load each, in order): the chain holds
+	 * every entry born at the packet's generation. */
+	dynpf_any_chain(cs, *(volatile __u32 *)&st->any_head);
 
 	/*
 	 * The tuples that can hold a rule for this packet (rules.h, "Tuple
@@ -543,7 +583,8 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
  */
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 						   struct dynpf_verdict *out, __u64 pub,
-						   const struct bpf_dynptr *dp)
+						   const struct bpf_dynptr *dp,
+						   struct dynpf_state *st)
 {
 	__builtin_memset(out, 0, sizeof(*out));
 	out->gen = DYNPF_PUB_GEN(pub);
@@ -551,7 +592,7 @@ static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 	 * program once per path that gets here. */
 	out->action = !(pub & (DYNPF_PUB_RULES | DYNPF_PUB_DROP)) * DYNPF_ACT_PASS;
 	if (!out->action)
-		dynpf_classify(p, out, pub, dp);
+		dynpf_classify(p, out, pub, dp, st);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

@@ -507,7 +507,7 @@ static __always_inline void dynpf_live_count(struct dynpf_state *st, const struc
 					     __u32 t, int delta)
 {
 	__u32 needs = dynpf_rule_needs(r), b;
-	struct dynpf_tuple_cnt *tc = dynpf_tcnt(t);
+	struct dynpf_tuple_cnt *tc = t == DYNPF_TUPLE_ANY ? NULL : dynpf_tcnt(t);
 
 	for (b = 0; b < DYNPF_NEED_BITS; b++)
 		if (needs & (1u << b))
@@ -562,13 +562,16 @@ static __always_inline __u32 dynpf_ent_room(const struct dynpf_state *st)
 }
 
 /*
- * The head of the chain entry e of tuple tu (slot t) is on: the tuple's own
+ * The head of the chain entry e of tuple tu (slot t) is on: the state's
+ * any_head for a catch-all (t DYNPF_TUPLE_ANY, no tuple), the tuple's own
  * for a konst tuple (dynpf_kheads), else its key's bucket. Link and unlink
  * both ask here; the classifier asks the same, inline (bpf/classify.h).
  */
-static __always_inline __u32 *dynpf_ent_head(const struct dynpf_tuple *tu, __u32 t,
-					     const struct dynpf_rule_ent *e)
+static __always_inline __u32 *dynpf_ent_head(struct dynpf_state *st, const struct dynpf_tuple *tu,
+					     __u32 t, const struct dynpf_rule_ent *e)
 {
+	if (t == DYNPF_TUPLE_ANY)
+		return &st->any_head;
 	return tu && tu->konst ? dynpf_khead(t) : dynpf_head(e->hash);
 }
 
@@ -586,23 +589,31 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 	struct dynpf_rule_ent *e, *ce;
 	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
-	int t;
+	int t, any;
 
 	if (!st || !tmp || !r)
 		return 0;
-	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask, plain ? 0 : dims);
-	t = dynpf_tuple_find(&tmp->mask, 1, 0);
-	if (t < 0)
-		return 0; /* the room was checked before the commit applied */
-	tu = dynpf_tuple(t);
+	/* A catch-all is in no tuple: its chain hangs from the state. */
+	any = dynpf_rule_any(r);
+	tu = NULL;
+	t = DYNPF_TUPLE_ANY;
+	if (!any) {
+		dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask, plain ? 0 : dims);
+		t = dynpf_tuple_find(&tmp->mask, 1, 0);
+		if (t < 0)
+			return 0; /* the room was checked before the commit applied */
+		tu = dynpf_tuple(t);
+		if (!tu)
+			return 0;
+	}
 	idx = dynpf_ent_alloc(st);
 	e = dynpf_ent(idx);
-	if (!tu || !e)
+	if (!e)
 		return 0;
 	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
 	tmp->k.pad = t;
-	e->hash = dynpf_key_hash(&tmp->k);
-	head = dynpf_ent_head(tu, t, e);
+	e->hash = any ? 0 : dynpf_key_hash(&tmp->k);
+	head = dynpf_ent_head(st, tu, t, e);
 	if (!head)
 		return 0;
 	e->r = *r;
@@ -627,14 +638,16 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 	}
 	e->next = cur;
 	e->prev = prev;
-	tc = dynpf_tcnt(t);
-	if (tc)
-		tc->nrules++;
-	dynpf_sel_count(t, r, dims, 1);
-	dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
-	dynpf_qf_rule_bits(t, r, tmp->mask.pad, dims);
-	if (r->prio < tu->min_prio)
-		tu->min_prio = r->prio;
+	if (tu) {
+		tc = dynpf_tcnt(t);
+		if (tc)
+			tc->nrules++;
+		dynpf_sel_count(t, r, dims, 1);
+		dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
+		dynpf_qf_rule_bits(t, r, tmp->mask.pad, dims);
+		if (r->prio < tu->min_prio)
+			tu->min_prio = r->prio;
+	}
 	ce = dynpf_ent(cur);
 	if (ce)
 		ce->prev = idx;
@@ -664,24 +677,28 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
 	__u32 *head;
+	int any;
 
 	if (!st || !e || e->state != DYNPF_ENT_LINKED)
 		return 0;
-	tu = dynpf_tuple(e->tuple);
+	any = e->tuple == DYNPF_TUPLE_ANY;
+	tu = any ? NULL : dynpf_tuple(e->tuple);
 	if (e->prev) {
 		o = dynpf_ent(e->prev);
 		if (o)
 			o->next = e->next;
 	} else {
-		head = dynpf_ent_head(tu, e->tuple, e);
+		head = dynpf_ent_head(st, tu, e->tuple, e);
 		if (head)
 			*head = e->next;
 	}
 	o = dynpf_ent(e->next);
 	if (o)
 		o->prev = e->prev;
-	dynpf_sel_count(e->tuple, &e->r, e->qdims, -1);
-	tc = dynpf_tcnt(e->tuple);
+	/* A catch-all's entry is in no tuple: no count, no selection bit. */
+	if (!any)
+		dynpf_sel_count(e->tuple, &e->r, e->qdims, -1);
+	tc = any ? NULL : dynpf_tcnt(e->tuple);
 	if (tu && tc && tc->nrules && !--tc->nrules) {
 		tu->used = 0;
 		dynpf_fs_tuple(e->tuple, &tu->mask, 0);
@@ -1275,6 +1292,8 @@ static __noinline int dynpf_tuple_room(struct dynpf_state *st, const struct dynp
 
 	if (!tmp)
 		return -E2BIG;
+	if (dynpf_rule_any(r))
+		return 0; /* a catch-all needs no tuple */
 	dynpf_rule_tuple_key(r, &tmp->k, &tmp->mask, dims);
 	if (dynpf_tuple_find(&tmp->mask, 0, 1) >= 0)
 		return 0; /* a tuple with rules alive has it */

@@ -204,7 +204,7 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	p->hook = hook;
 	p->ifindex = ifindex;
 	DYNPF_STOP(DYNPF_STOP_PARSE);
-	dynpf_classify_or_pass(p, v, pub, dp);
+	dynpf_classify_or_pass(p, v, pub, dp, st);
 	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);
 	if (v->sample)

@@ -712,6 +712,17 @@ dynpf_inline int dynpf_rule_match(const struct dynpf_rule *r, const struct dynpf
 	       (!(r->m.fields & DYNPF_M_DATA) || dynpf_rule_match_data(r, p, v, src));
 }
 
+/*
+ * Does rule r test nothing? Then dynpf_rule_match() says yes for every
+ * packet: a catch-all ("pass", "count", a default "drop" last). The
+ * classifier keeps such rules in a chain of their own, walked before any
+ * tuple (bpf/rules.h, "Catch-alls").
+ */
+dynpf_inline int dynpf_rule_any(const struct dynpf_rule *r)
+{
+	return !r->m.fields && !r->m.ntlv && !r->m.nval;
+}
+
 /* ARP, and ICMPv6 neighbour and router discovery (types 133-137): what
  * `set pass-arp-nd on` lets through before any rule. */
 dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)

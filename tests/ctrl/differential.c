@@ -427,7 +427,8 @@ void test_quick_tuples(void)
 	r[2] = rule(3, 9, DYNPF_ACT_PASS); /* the catch-all */
 	a = txn(r, 3);
 	CHECK_EQ("quick tuples: commit", a.a.err, 0);
-	CHECK_EQ("quick tuples: a tuple for the TTL rule apart", a.ntuples, 3);
+	/* Two tuples: the catch-all is in none (its chain is the state's). */
+	CHECK_EQ("quick tuples: a tuple for the TTL rule apart", a.ntuples, 2);
 	CHECK_EQ("quick tuples: TTL 1", verdict_ttl_dscp(1, 0), 1);
 	CHECK_EQ("quick tuples: TTL 2", verdict_ttl_dscp(2, 0), 1);
 	CHECK_EQ("quick tuples: TTL 3", verdict_ttl_dscp(3, 0), 3);
@@ -482,4 +483,15 @@ void test_quick_tuples(void)
 		      a.a.err == -E2BIG && a.a.field == DYNPF_F_TUPLES, "err %d field %u", a.a.err,
 		      a.a.field);
 	}
+
+	/* A catch-all needs no tuple: one more, first, with every slot taken. */
+	f = rule(6, 0, DYNPF_ACT_DROP);
+	a = txn(&f, 1);
+	CHECK("quick tuples: a catch-all past the budget is taken, in no tuple",
+	      !a.a.err && a.ntuples == DYNPF_MAX_TUPLES, "err %d, %u tuples", a.a.err, a.ntuples);
+	CHECK_EQ("quick tuples: the catch-all before the TTL rule", verdict_ttl_dscp(1, 0), 6);
+	CHECK_EQ("quick tuples: the catch-all before the rest", verdict_ttl_dscp(64, 0), 6);
+	/* Rule 4 has its priority, 0, and a lower id: still probed, and first. */
+	CHECK_EQ("quick tuples: a tuple's rule of equal priority and lower id first",
+		 verdict_ttl_dscp(64, 46), 4);
 }

@@ -129,8 +129,8 @@ static void walk_chain(struct chains *w, const struct dynpf_rules_view *view, ui
 
 /*
  * After churn, every retired entry reclaimed: nothing in limbo, each entry
- * of the pool either alive (once, in its bucket's chain or its konst
- * tuple's, chains in (prio, id) order with their back pointers right) or
+ * of the pool either alive (once, in its bucket's chain, its konst
+ * tuple's or the catch-alls', chains in (prio, id) order with their back pointers right) or
  * free, the tuples in use those with rules. konst: how many alive rules
  * are in konst tuples' chains (-1: any number).
  */
@@ -143,7 +143,7 @@ void test_reclaim(int konst)
 	struct dynpf_rules_view view;
 	const struct dynpf_state *st;
 	struct chains w = {};
-	uint32_t h;
+	uint32_t h, k0;
 
 	CHECK_EQ("reclaim: quiesce", dynpf_ctrl_quiesce(&c), 0);
 	CHECK_EQ("reclaim: limbo", c.limbo, 0);
@@ -158,6 +158,11 @@ void test_reclaim(int konst)
 	for (uint32_t t = 0; t < nk; t++)
 		if (!bpf_map_lookup_elem(kfd, &t, &h) && h)
 			walk_chain(&w, &view, h, 0, nb, (int)t);
+	/* The catch-alls' chain, from the state: entries of no tuple. */
+	k0 = w.konst;
+	if (st->any_head)
+		walk_chain(&w, &view, st->any_head, 0, nb, DYNPF_TUPLE_ANY);
+	w.konst = k0;
 	if (konst >= 0)
 		CHECK_EQ("reclaim: the konst tuples' rules in their chains", w.konst, konst);
 	CHECK_EQ("reclaim: chains whole, ordered, of linked entries in their buckets", w.bad, 0);
