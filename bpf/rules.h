@@ -37,6 +37,17 @@
  * Chosen over bit-vector search (cost grows with the rule count, in words
  * per field) and decision trees (rebuilt in user space, not updated rule by
  * rule in BPF): a rule add or delete is one chain insert or unlink.
+ *
+ * Catch-alls: a rule that tests nothing (dynpf_rule_any(): "count", a last
+ * "drop") is in no tuple. Its entry is on one chain of its own, from the
+ * state's any_head (struct dynpf_state), in (prio, id) order, born and
+ * retired as any other; a packet walks it before any tuple, so the best
+ * terminal catch-all is the bar every tuple must beat (a tuple whose best
+ * priority is after it is not probed). It takes no tuple slot, and a rule
+ * set of catch-alls alone has no tuple at all: then the packet makes no
+ * view of its parse and no candidates (bpf/classify.h). Against a konst
+ * tuple of its own, probed as the others: syn with a catch-all alone
+ * 126 -> 104 ns on xdp, with the bench's 10,000 rules 158 -> 147-149.
  */
 #ifndef DYNPF_BPF_RULES_H
 #define DYNPF_BPF_RULES_H

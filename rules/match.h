@@ -734,6 +734,17 @@ dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_c
 }
 
 /*
+ * Can dynpf_is_arp_nd() say yes? Read without the view, from the same two
+ * fields it reads: a field the parse left from an earlier packet may say
+ * yes (then dynpf_is_arp_nd() decides), never no where it would say yes.
+ */
+dynpf_inline int dynpf_maybe_arp_nd(const struct dynpf_pkt *p)
+{
+	return p->st[0].l2.ethertype == DYNPF_ETH_P_ARP ||
+	       (__u8)(p->st[0].l4.icmp_type - 133) <= 137 - 133;
+}
+
+/*
  * The declared protocols rule r tests (bit id: its TLV or byte tests name
  * family DYNPF_TLV_NFAM + id): they must be declared while it is loaded.
  */

@@ -532,7 +532,8 @@ struct dynpf_state {
 	__u8 pad0[44]; /* the rest, written at every message: other cache lines */
 	__u32 nrules;        /* rules alive at gen */
 	__u32 ntuples;       /* tuples with a rule alive at gen */
-	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked */
+	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked
+			      * (packets read it: 0, no tuple to probe) */
 	__u8 default_action; /* DYNPF_ACT_PASS or DYNPF_ACT_DROP, at gen */
 	__u8 arp_nd_rules;   /* 0: ARP and ND pass before any rule (the default;
 			      * `set pass-arp-nd off` makes it 1) */

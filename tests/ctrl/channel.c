@@ -148,6 +148,46 @@ void test_settings(void)
 }
 
 /*
+ * Catch-alls alone: no tuple, so the data path skips the view of the parse
+ * and the tuples (bpf/classify.h); ARP still passes before them with
+ * pass-arp-nd on, and meets them with it off.
+ */
+void test_catchall_alone(void)
+{
+	struct dynpf_rule r[2] = { rule(1, 1, DYNPF_ACT_COUNT), rule(2, 2, DYNPF_ACT_DROP) };
+	struct dynpf_ack_commit a;
+	struct dynpf_verdict v;
+	struct pkt p, arp;
+
+	if (reopen(64)) {
+		CHECK("catch-alls alone: reopen", 0, "cannot load the programs");
+		return;
+	}
+	memset(&arp, 0, sizeof(arp));
+	memcpy(arp.b,
+	       "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
+	       "\x00\x01\x08\x00\x06\x04\x00\x01",
+	       22);
+	arp.n = 42;
+	mk4(&p, 6, 1, 1, 1000, 9, 0);
+	a = txn(r, 2);
+	CHECK("catch-alls alone: committed, in no tuple", !a.a.err && !a.ntuples,
+	      "err %d, %u tuples", a.a.err, a.ntuples);
+	run(&p, &v, NULL);
+	CHECK("catch-alls alone: counted, then dropped",
+	      v.rule == 2 && v.action == DYNPF_ACT_DROP && v.nmatch == 1 && v.match[0] == 1,
+	      "rule %u action %u, %u matches", v.rule, v.action, v.nmatch);
+	run(&arp, &v, NULL);
+	CHECK("catch-alls alone: ARP passes before them", v.rule == 0 && v.action == DYNPF_ACT_PASS,
+	      "rule %u action %u", v.rule, v.action);
+	settings_txn(DYNPF_SET_PASS_ARP_ND, 0, 0, 0);
+	run(&arp, &v, NULL);
+	CHECK("catch-alls alone: pass-arp-nd off, ARP meets them",
+	      v.rule == 2 && v.action == DYNPF_ACT_DROP, "rule %u action %u", v.rule, v.action);
+	settings_txn(DYNPF_SET_PASS_ARP_ND, 1, 0, 0);
+}
+
+/*
  * A producer that does not drain (the daemon's clients): with the ring full
  * it waits timeout_ms, then fails clearly; nothing sent before is lost, and
  * once drained the next message goes through.

@@ -59,6 +59,7 @@ void test_empty(void);
 void test_basic(void);
 void test_persist(void);
 void test_settings(void);
+void test_catchall_alone(void);
 void test_backpressure(void);
 void test_recover(void);
 /* refusals.c */

@@ -66,6 +66,7 @@ int main(void)
 	test_inner_bounds();
 	test_sample();
 	test_protos();
+	test_catchall_alone();
 	test_100k();
 	dynpf_ctrl_close(&c);
 	dynpf_progs_close(&pr);
