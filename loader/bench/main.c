@@ -85,6 +85,8 @@ static void bench_usage(FILE *f)
 		"  --duration SECONDS --live: seconds of traffic per configuration (default %d)\n"
 		"  --xdp-bench        --live: also run xdp-tools' xdp-bench drop on the receiving\n"
 		"                     end, where it works (it is skipped, saying why, where not)\n"
+		"  --print-rules N    print the generated set of N rules (1..%u) that the\n"
+		"                     classification table loads, as a rule file, and exit\n"
 		"  -j, --json         one JSON object with every result (as the global -j)\n"
 		"  -h, --help         this text\n"
 		"\n"
@@ -123,7 +125,7 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Shapes:\n",
 		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT,
-		BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT);
+		BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT, BENCH_RULES_MAX_COUNT);
 	for (size_t i = 0; i < BENCH_NSHAPES; i++) {
 		static uint8_t pkt[BENCH_PKT_MAX];
 
@@ -224,7 +226,31 @@ enum {
 	OPT_CAPTURE,
 	OPT_DURATION,
 	OPT_XDP_BENCH,
+	OPT_PRINT_RULES,
 };
+
+/*
+ * --print-rules N: the generated set of N rules the classification table
+ * loads, in the rule language (dynpf_rule_format(), one rule a line, as
+ * `dynpf rules check` prints them), for a rule file: scripts/lineprof.sh
+ * -r, a daemon, nft's translation by hand.
+ */
+static int print_rules(uint32_t n)
+{
+	struct dynpf_rule r;
+	char buf[1024];
+
+	printf("# dynpf bench: the generated set of %u rules (the last the catch-all)\n", n);
+	for (uint32_t i = 0; i < n; i++) {
+		bench_rules_gen(bench_rules_set_id(n, i), &r);
+		if (dynpf_rule_format(&r, buf, sizeof(buf)) < 0) {
+			p_err("bench: --print-rules: rule %u cannot be written", r.id);
+			return DYNPF_EXIT_USAGE;
+		}
+		printf("%s\n", buf);
+	}
+	return fflush(stdout) ? DYNPF_EXIT_USAGE : DYNPF_EXIT_OK;
+}
 
 /*
  * --live: the on-the-wire bench alone (live.h). Its JSON is one
@@ -365,6 +391,7 @@ int cmd_bench(int argc, char **argv)
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "xdp-bench", no_argument, NULL, OPT_XDP_BENCH },
+		{ "print-rules", required_argument, NULL, OPT_PRINT_RULES },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -379,6 +406,7 @@ int cmd_bench(int argc, char **argv)
 	unsigned int mask = 0;
 	int c, err, ret = DYNPF_EXIT_USAGE, prims = RUN_ALSO, rules = RUN_ALSO;
 	bool counts_given = false, live = false, live_opts = false, other_opts = false;
+	uint32_t print_n = 0;
 	size_t n = 0;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -417,6 +445,10 @@ int cmd_bench(int argc, char **argv)
 			lc.xdp_bench = true;
 			live_opts = true;
 			break;
+		case OPT_PRINT_RULES:
+			if (parse_uint("--print-rules", optarg, BENCH_RULES_MAX_COUNT, &print_n))
+				return DYNPF_EXIT_USAGE;
+			break;
 		case OPT_NO_PRIMS:
 		case OPT_PRIMS_ONLY:
 			other_opts = true;
@@ -451,6 +483,13 @@ int cmd_bench(int argc, char **argv)
 	if (optind < argc) {
 		p_err("bench: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
+	}
+	if (print_n) {
+		if (live || live_opts || other_opts || dynpf_json) {
+			p_err("bench: --print-rules runs alone");
+			return DYNPF_EXIT_USAGE;
+		}
+		return print_rules(print_n);
 	}
 	if (live_opts && !live) {
 		p_err("bench: --capture, --duration and --xdp-bench go with --live");
