@@ -867,6 +867,19 @@ bench_rules_tables() {
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
 }
 t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tables
+# --print-rules: the generated set as a rule file that rules check takes
+# whole, N rules, the catch-all last; refused with another option.
+bench_print_rules() {
+	local f=$OUT/bench-100.rules n
+	"$DYNPF" bench --print-rules 100 >"$f" || return 1
+	n=$("$DYNPF" rules check "$f" | grep -c '^id ') || return 1
+	[ "$n" = 100 ] || { echo "rules check read $n rules, want 100"; return 1; }
+	tail -n 1 "$f" | grep -qx 'id 131071 prio 131071 pass' ||
+		{ echo "the last rule is not the catch-all: $(tail -n 1 "$f")"; return 1; }
+}
+t "bench --print-rules 100: a rule file of the 100 rules, the catch-all last" bench_print_rules
+t_err "bench --print-rules with --live is refused" 2 "--print-rules runs alone" \
+	"$DYNPF" bench --print-rules 5 --live
 # On the wire, short (1 s a configuration): the summary has a nonzero rate for
 # every configuration, no packet classified by a half-applied rule set (and
 # the control, a rule set without a marker, is seen), a word on xdp-bench,
