@@ -299,7 +299,16 @@ void bench_rules_gen(uint32_t id, struct dynpf_rule *r)
 	}
 }
 
-/* The drop rule of submit to effective: the syn packet's flow. */
+/*
+ * The drop rule of submit to effective: the syn packet's flow, its addresses
+ * and both ports, a mask no generated kind has. So its tuple is its own, and
+ * goes, with its field filters' bits, once the deleted rule is reclaimed.
+ * With the source and the destination port alone it shared the tuple of
+ * kind 1 ("ip saddr 100.64.K.K tcp dport 22"): that tuple kept the bits of
+ * the deleted rule's 198.18 and port 80 (a bit stays while its tuple has
+ * rules, bpf/rules.h), and syn probed it for nothing in every later set,
+ * 14 ns of its 147 with 10,000 rules.
+ */
 void rb_gen_drop_rule(struct dynpf_rule *r)
 {
 	uint8_t a[16];
@@ -310,7 +319,10 @@ void rb_gen_drop_rule(struct dynpf_rule *r)
 	r->action = DYNPF_ACT_DROP;
 	ip4(a, 198, 18, 0, 1);
 	m_pfx(r, 0, 4, a, 32);
+	ip4(a, 198, 19, 0, 1);
+	m_pfx(r, 1, 4, a, 32);
 	m_port(r, 6, 1, 80, 80);
+	m_port(r, 6, 0, 40000, 40000);
 }
 
 /* The ids of the set of n rules, in priority order: 1 .. n-1, the catch-all. */
