@@ -492,8 +492,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
  * dead by then): inlined, it walks about 4k more instructions.
  */
 static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
-					  __u64 pub, const struct bpf_dynptr *dp,
-					  __u32 any_head, __u32 tuples)
+					  __u64 pub, const struct bpf_dynptr *dp, __u32 any_head,
+					  __u32 tuples)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
@@ -595,8 +595,8 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
  */
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 						   struct dynpf_verdict *out, __u64 pub,
-						   const struct bpf_dynptr *dp,
-						   __u32 any_head, __u32 tuples)
+						   const struct bpf_dynptr *dp, __u32 any_head,
+						   __u32 tuples)
 {
 	__builtin_memset(out, 0, sizeof(*out));
 	out->gen = DYNPF_PUB_GEN(pub);

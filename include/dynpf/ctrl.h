@@ -31,7 +31,8 @@
 
 #define DYNPF_MAX_RULES 131072 /* rule ids are 1 .. DYNPF_MAX_RULES - 1 */
 #define DYNPF_MAX_TUPLES 64    /* distinct match masks and quick dimensions (tuple space search) */
-#define DYNPF_TUPLE_ANY DYNPF_MAX_TUPLES /* a catch-all's entry: in no tuple (dynpf_state.any_head) */
+/* A catch-all's entry's tuple: none (it is on dynpf_state.any_head). */
+#define DYNPF_TUPLE_ANY DYNPF_MAX_TUPLES
 #define DYNPF_MAX_TXN_OPS 131072 /* staged messages in one transaction */
 #define DYNPF_MATCH_TLVS 4       /* TLV presence tests per rule */
 #define DYNPF_MATCH_VALS 4       /* value range tests per rule */
@@ -520,8 +521,8 @@ struct dynpf_sample {
 #define DYNPF_PUB_GEN(pub) ((pub) >> DYNPF_PUB_GEN_SHIFT)
 
 struct dynpf_state {
-	__u64 pub;           /* DYNPF_PUB_*: what packets read */
-	__u64 gen;           /* the generation pub holds: +1 per commit */
+	__u64 pub; /* DYNPF_PUB_*: what packets read */
+	__u64 gen; /* the generation pub holds: +1 per commit */
 	/*
 	 * The chain of the catch-alls (dynpf_rule_any()), in (prio, id)
 	 * order: entries of the pool, threaded as a bucket's are (0: none).
@@ -529,7 +530,7 @@ struct dynpf_state {
 	 * Written only when a catch-all is linked or unlinked.
 	 */
 	__u32 any_head;
-	__u8 pad0[44]; /* the rest, written at every message: other cache lines */
+	__u8 pad0[44];       /* the rest, written at every message: other cache lines */
 	__u32 nrules;        /* rules alive at gen */
 	__u32 ntuples;       /* tuples with a rule alive at gen */
 	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked
@@ -602,7 +603,7 @@ struct dynpf_rule_ent {
 	__u32 prev;  /* the one before it, 0: it heads the chain (the drain's own) */
 	__u32 epoch; /* the reclaim epoch it was unlinked at */
 	__u8 state;  /* DYNPF_ENT_* */
-	__u8 tuple; /* its tuple's slot, or DYNPF_TUPLE_ANY: a catch-all, on any_head */
+	__u8 tuple;  /* its tuple's slot, or DYNPF_TUPLE_ANY: a catch-all, on any_head */
 	__u8 terminal;
 	__u8 qdims;           /* the quick filters' dimensions its rule tests (rules/quick.h) */
 	struct dynpf_qtest q; /* the rule's quick test */
