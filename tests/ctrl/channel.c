@@ -102,6 +102,17 @@ static void settings_txn(uint32_t k1, uint64_t v1, uint32_t k2, uint64_t v2)
 	dynpf_ctrl_flush(&c);
 }
 
+/* An ARP request, broadcast: what pass-arp-nd lets through before any rule. */
+static void mk_arp(struct pkt *arp)
+{
+	memset(arp, 0, sizeof(*arp));
+	memcpy(arp->b,
+	       "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
+	       "\x00\x01\x08\x00\x06\x04\x00\x01",
+	       22);
+	arp->n = 42;
+}
+
 /* SET (default action, ARP/ND) and COUNTER_RESET take effect at commit. */
 void test_settings(void)
 {
@@ -109,12 +120,7 @@ void test_settings(void)
 	struct pkt p, arp;
 	uint64_t s;
 
-	memset(&arp, 0, sizeof(arp));
-	memcpy(arp.b,
-	       "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
-	       "\x00\x01\x08\x00\x06\x04\x00\x01",
-	       22);
-	arp.n = 42;
+	mk_arp(&arp);
 	mk4(&p, 6, 1, 1, 1000, 9, 0);
 
 	dynpf_ctrl_take(&c);
@@ -163,12 +169,7 @@ void test_catchall_alone(void)
 		CHECK("catch-alls alone: reopen", 0, "cannot load the programs");
 		return;
 	}
-	memset(&arp, 0, sizeof(arp));
-	memcpy(arp.b,
-	       "\xff\xff\xff\xff\xff\xff\x02\0\0\0\0\x01\x08\x06"
-	       "\x00\x01\x08\x00\x06\x04\x00\x01",
-	       22);
-	arp.n = 42;
+	mk_arp(&arp);
 	mk4(&p, 6, 1, 1, 1000, 9, 0);
 	a = txn(r, 2);
 	CHECK("catch-alls alone: committed, in no tuple", !a.a.err && !a.ntuples,
