@@ -396,9 +396,9 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	struct dynpf_qsel *qs;
 	__u32 zero = 0;
 
-	/* One candidate (a catch-all alone, first, with no load): its probe
-	 * costs what the filters would (tcp-opt40 with "tcp option 8 pass",
-	 * which they keep: 1.14x with them). */
+	/* One candidate (one tuple, first, with no load): its probe costs
+	 * what the filters would (tcp-opt40 with "tcp option 8 pass", which
+	 * they keep: 1.14x with them). */
 	if (!(m & (m - 1)))
 		return m;
 	/* The selection looked up again (an inlined load of its address): as
@@ -438,8 +438,9 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
  * is a candidate (a packet without a tunnel makes none for the inner
  * stack), and its key only when one of them is not konst
  * (dynpf_tuple_sel.keyed).
- * Against a catch-all alone, the key and the filters cost 2 ns for syn and
- * 6 ns for ipv6-udp (its addresses are 32 bytes).
+ * Against a konst tuple alone (a catch-all's, before catch-alls had a chain
+ * of their own), the key and the filters cost 2 ns for syn and 6 ns for
+ * ipv6-udp (its addresses are 32 bytes).
  */
 static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 					       const struct dynpf_pkt *p)
@@ -461,7 +462,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			continue;
 		dynpf_cls_quick_init(cs, p, s);
 		m = dynpf_qf_filter(cs, m, p, s);
-		/* Only konst tuples (a catch-all): no key, and no filter. */
+		/* Only konst tuples (flags, TTL, ranges): no key, no filter. */
 		if (!(m & sel->keyed[s])) {
 			cand |= m;
 			continue;
@@ -529,9 +530,8 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	cs->best_ent = 0;
 	cs->nc = 0;
 	__builtin_memset(cs->coll, 0, sizeof(cs->coll));
-	/* The catch-alls first: their best is the bar every tuple must beat.
-	 * Read after pub (a volatile load each, in order): the chain holds
-	 * every entry born at the packet's generation. */
+	/* The catch-alls first: their best is the bar every tuple must beat
+	 * (any_head read after pub: dynpf_run()). */
 	dynpf_any_chain(cs, any_head);
 
 	/*
