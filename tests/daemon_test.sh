@@ -396,6 +396,10 @@ chmod 0600 "$SOCK"
 before=$(rule_packets 1)
 # A rule with a lifetime crosses the restart: its expiry is an absolute time.
 "$DYNPF" rule add id 41 prio 2 udp dport 4041 drop timeout 8s >/dev/null 2>&1
+# A catch-all, on its chain in the pinned state (dynpf_state.any_head), counts
+# what is sent while no daemon runs, and the restarted daemon finds it.
+"$DYNPF" rule add id 42 prio 0 count >/dev/null 2>&1
+any_before=$(rule_packets 42)
 kill -9 "$dpid"
 wait "$dpid" 2>/dev/null
 dpid=
@@ -405,6 +409,10 @@ check "restart after kill -9 adopts the pinned maps" start
 check "a rule's lifetime survived the restart, counted from before it" sh -c \
 	'"$1" rules save | grep -Eq "^id 41 prio 2 udp dport 4041 drop timeout [1-7]s$"' sh "$DYNPF"
 check "and the restarted daemon removes it when it runs out" gone_rule 41
+# At least: it sees any other frame the pair carries meanwhile (IPv6 MLD ...).
+check "a catch-all counted across the restart" sh -c '[ "$1" -ge "$2" ]' sh \
+	"$(rule_packets 42)" $((any_before + 2))
+check "and is deleted by the restarted daemon" "$DYNPF" rule del 42
 check "the rule set survived" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
 want_packets "filtering went on while no daemon ran" 1 $((before + 2))
 check "status says adopted" sh -c '"$1" status | grep -q "adopted"' sh "$DYNPF"
