@@ -451,9 +451,10 @@ section "classification: the BPF classifier and the native reference decide alik
 # trace, the parse the rules allow: the verdicts must be the full parse's, and
 # the native reference's. data.rules: byte tests of every TLV family and
 # layer, the same way. nolist.rules: TLV tests that read no TLV list, so the
-# data path counts the TLVs it walks without listing them. catchall.rules:
-# rules that test nothing (their own chain) among rules in tuples;
-# catchall-only.rules: those alone (no view, no tuple; ARP and ND pass). The captures and
+# data path counts the TLVs it walks without listing them. lean.rules ends
+# with catch-alls (rules that test nothing: their own chain) among its rules
+# in tuples; catchall-only.rules has them alone (no view, no tuple; ARP and
+# ND pass before them). The captures and
 # both mutation sets in one file: one load of the programs a rule file (most
 # of a short replay is the verifier: 45 s less than a load a file).
 # merge_pcaps OUT IN...: the frames of every IN, in order, in one capture.
@@ -463,7 +464,7 @@ p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$
 }
 merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
 merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
-for r in captures lean lean-inner data nolist catchall catchall-only; do
+for r in captures lean lean-inner data nolist catchall-only; do
 	t "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
 		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q
 done
