@@ -610,9 +610,13 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 	e = dynpf_ent(idx);
 	if (!e)
 		return 0;
-	/* The tuple's slot is part of the hashed key (dynpf_key_hash). */
-	tmp->k.pad = t;
-	e->hash = any ? 0 : dynpf_key_hash(&tmp->k);
+	/* The tuple's slot is part of the hashed key (dynpf_key_hash); a
+	 * catch-all has neither. */
+	e->hash = 0;
+	if (!any) {
+		tmp->k.pad = t;
+		e->hash = dynpf_key_hash(&tmp->k);
+	}
 	head = dynpf_ent_head(st, tu, t, e);
 	if (!head)
 		return 0;

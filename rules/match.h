@@ -723,25 +723,24 @@ dynpf_inline int dynpf_rule_any(const struct dynpf_rule *r)
 	return !r->m.fields && !r->m.ntlv && !r->m.nval;
 }
 
-/* ARP, and ICMPv6 neighbour and router discovery (types 133-137): what
- * `set pass-arp-nd on` lets through before any rule. */
-dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
-{
-	if (p->st[0].l2.ethertype == DYNPF_ETH_P_ARP)
-		return 1;
-	return v->s[0].l4 == DYNPF_P_ICMPV6 && p->st[0].l4.icmp_type >= 133 &&
-	       p->st[0].l4.icmp_type <= 137;
-}
-
 /*
- * Can dynpf_is_arp_nd() say yes? Read without the view, from the same two
- * fields it reads: a field the parse left from an earlier packet may say
- * yes (then dynpf_is_arp_nd() decides), never no where it would say yes.
+ * Can the packet be ARP, or ICMPv6 neighbour or router discovery (types
+ * 133-137)? Read without the view: a field the parse left from an earlier
+ * packet may say yes, never no for a packet that is one. dynpf_is_arp_nd()
+ * decides with the view.
  */
 dynpf_inline int dynpf_maybe_arp_nd(const struct dynpf_pkt *p)
 {
 	return p->st[0].l2.ethertype == DYNPF_ETH_P_ARP ||
 	       (__u8)(p->st[0].l4.icmp_type - 133) <= 137 - 133;
+}
+
+/* ARP, and ICMPv6 neighbour and router discovery (types 133-137): what
+ * `set pass-arp-nd on` lets through before any rule. */
+dynpf_inline int dynpf_is_arp_nd(const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
+{
+	return dynpf_maybe_arp_nd(p) &&
+	       (p->st[0].l2.ethertype == DYNPF_ETH_P_ARP || v->s[0].l4 == DYNPF_P_ICMPV6);
 }
 
 /*
