@@ -78,6 +78,41 @@ l_continue:;                                                               \
 #define dynpf_ntohl(x) ((__u32)(x))
 #endif
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define dynpf_ntohll(x) ((__u64)__builtin_bswap64((__u64)(x)))
+#else
+#define dynpf_ntohll(x) ((__u64)(x))
+#endif
+
+/*
+ * The 8 (4) bytes at b, big-endian, in one load: for byte strings compared
+ * and decoded whole (tcp.h's option layouts). In BPF, b points into the
+ * window, a map value: the load is one instruction, which x86-64 and arm64
+ * run unaligned at full speed (the verifier checks a map value's alignment
+ * only on CPUs without efficient unaligned access, where dynpf does not
+ * run); natively, memcpy() does what the CPU allows.
+ */
+#if defined(__bpf__)
+#define dynpf_load_be64(b) dynpf_ntohll(*(const __u64 *)(const void *)(b))
+#define dynpf_load_be32(b) dynpf_ntohl(*(const __u32 *)(const void *)(b))
+#else
+dynpf_inline __u64 dynpf_load_be64(const __u8 *b)
+{
+	__u64 v;
+
+	memcpy(&v, b, 8);
+	return dynpf_ntohll(v);
+}
+
+dynpf_inline __u32 dynpf_load_be32(const __u8 *b)
+{
+	__u32 v;
+
+	memcpy(&v, b, 4);
+	return dynpf_ntohl(v);
+}
+#endif
+
 /* Big-endian loads from a byte array (option values inside a TLV area). */
 #define dynpf_get_be16(b) ((__u16)(((__u16)(b)[0] << 8) | (b)[1]))
 #define dynpf_get_be24(b) ((__u32)(((__u32)(b)[0] << 16) | ((__u32)(b)[1] << 8) | (b)[2]))

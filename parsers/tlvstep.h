@@ -310,6 +310,86 @@ dynpf_inline int dynpf_tlv_loop(const struct dynpf_area *a, struct dynpf_tlv_it 
 	return -DYNPF_E_TLV_COUNT;
 }
 
+/*
+ * TCP options, walked with the position in a register: the loop of the
+ * other families (dynpf_tlv_loop()) keeps it in the iterator, in memory,
+ * and each TLV then waits for the last one's store to be loaded back
+ * (dynpf_tlv_next() and dynpf_tlv_record() read the iterator's fields).
+ * The same TLVs, recorded and decoded the same way, with the same errors
+ * (tests/parsers/tcpfast.c holds the two to each other). An area has at
+ * most 40 bytes, so at most 40 TLVs: below DYNPF_TLV_MAX_STEPS, no count.
+ * For the verifier, the position is tested against the area's length
+ * (at most 40) before it goes round, so the states at the top of the loop
+ * have it in 1 .. 39 from the second round on and prune each other; the
+ * count of TLVs stays in memory (kept in a register, a constant that
+ * differs every round, the verifier could not prune the rounds: "the
+ * sequence of 8193 jumps is too complex").
+ */
+#ifndef DYNPF_TCP_OPT_LOOP
+#define DYNPF_TCP_OPT_LOOP 1
+#endif
+dynpf_inline int dynpf_tcp_opt_loop(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				    struct dynpf_pkt *p)
+{
+	struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_TCP_OPT];
+	struct dynpf_l4 *l4 = &p->st[it->stack & (DYNPF_MAX_STACKS - 1)].l4;
+	__u64 abase = it->abase, len = it->len, pos = it->pos, kind, olen, next, seen = 0;
+	__u32 nolist = it->nolist, n;
+	const __u8 *b, *h;
+	int r = 0;
+
+	/* A TCP header holds at most 40 bytes of options. */
+	if (abase > DYNPF_WIN || len > 40)
+		return -DYNPF_E_TLV_LEN;
+	b = a->b + abase;
+	for (;;) {
+		dynpf_cond_break;
+		if (pos >= len)
+			break;
+		h = dynpf_area_ptr(b, pos, 2, DYNPF_AREA_MAX);
+		if (!h)
+			break;
+		kind = h[0];
+		if (kind == DYNPF_TCPOPT_EOL || kind == DYNPF_TCPOPT_NOP) {
+			/* A byte alone; past an end marker, padding. */
+			olen = 1;
+			next = kind == DYNPF_TCPOPT_EOL ? len : pos + 1;
+		} else {
+			/* Its length covers its 2 header bytes and fits: both
+			 * bytes are in the area (h[1] may lie past it, unread
+			 * but for this test). */
+			olen = h[1];
+			if (olen < 2 || olen > len - pos) {
+				r = -DYNPF_E_TLV_LEN;
+				break;
+			}
+			next = pos + olen;
+		}
+		/* Recorded as dynpf_tlv_record() does, the types below 64 kept
+		 * in a register until the walk ends. */
+		if (kind < 64)
+			seen |= 1ULL << kind;
+		else
+			l->seen[kind >> 6] |= 1ULL << (kind & 63);
+		if (l->count < 255)
+			l->count++;
+		p->tlv_fams |= 1u << DYNPF_TLV_TCP_OPT;
+		if (!nolist) {
+			n = l->n;
+			dynpf_tlv_list_add(l, n, DYNPF_TLV_TCP_OPT, kind, olen, it->base + pos,
+					   it->layer, 2);
+		}
+		if (kind > DYNPF_TCPOPT_NOP)
+			dynpf_tcp_opt_decode(l4, b, pos, kind, olen);
+		pos = next;
+		if (pos >= len)
+			break;
+	}
+	it->pos = pos;
+	l->seen[0] |= seen;
+	return r;
+}
+
 /* One loop per family, each with its descriptor folded in. */
 dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
 				   struct dynpf_pkt *p, __u32 family)
@@ -319,7 +399,11 @@ dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_
 	case f:                  \
 		return dynpf_tlv_loop(a, it, p, f, dynpf_tlv_desc_of(f), 1)
 	switch (family) {
-		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_TCP_OPT);
+	case DYNPF_TLV_TCP_OPT:
+		if (DYNPF_TCP_OPT_LOOP)
+			return dynpf_tcp_opt_loop(a, it, p);
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_TCP_OPT,
+				      dynpf_tlv_desc_of(DYNPF_TLV_TCP_OPT), 1);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV4_OPT);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_HBH);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_DST);

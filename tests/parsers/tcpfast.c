@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The TCP options' fast path (parsers/tcp.h, dynpf_tcp_opts_fast()) against
- * the walk it stands in for: every packet parsed by both builds of the
+ * The TCP options' fast path (parsers/tcp.h, dynpf_tcp_opts_fast()) and
+ * their own walk (parsers/tlvstep.h, dynpf_tcp_opt_loop()) against the walk
+ * of the other families they stand in for: every packet parsed by both builds of the
  * graph (tcpfast_ref.c has the walk alone) must give the same parse result,
  * byte for byte, with the TLV lists and without (DYNPF_SKIP_TLV_LIST, as
  * the BPF programs parse when no rule reads a list). The packets: every
@@ -187,11 +188,54 @@ static unsigned int rnd(void)
 	return x;
 }
 
+/*
+ * n bytes of options as stacks and attackers send them: NOPs, end markers
+ * followed by padding, the kinds the parse decodes (MSS, window scale, SACK
+ * permitted, SACK blocks, timestamps) at their lengths or not, other kinds
+ * below and above 64, and now and then a length of 0 or 1 or one running
+ * past the area. For the walk of any area (parsers/tlvstep.h,
+ * dynpf_tcp_opt_loop()) against the walk of the other families.
+ */
+static void opt_area(__u8 *o, unsigned int n)
+{
+	static const __u8 kinds[] = { 0, 1, 1, 2, 3, 4, 5, 8, 30, 63, 64, 130, 253 };
+	static const __u8 lens[] = { 2, 2, 4, 3, 2, 10, 10, 4, 3, 2, 6, 8, 4 };
+	unsigned int pos = 0, k, len;
+
+	while (pos < n) {
+		k = rnd() % sizeof(kinds);
+		o[pos] = kinds[k];
+		if (kinds[k] <= 1) {
+			pos++;
+			continue;
+		}
+		len = lens[k];
+		if (kinds[k] == 5)
+			len = 2 + 8 * (rnd() % 5);
+		switch (rnd() % 16) {
+		case 0:
+			len = rnd() % 2;
+			break;
+		case 1:
+			len = n - pos + 1 + rnd() % 4;
+			break;
+		case 2:
+			len = rnd() & 0xff;
+			break;
+		}
+		if (pos + 1 < n)
+			o[pos + 1] = len;
+		for (k = pos + 2; k < n && k < pos + len; k++)
+			o[k] = rnd();
+		pos += len > 1 ? len : 2;
+	}
+}
+
 /* Frames built around the layouts, every wrap, lists and none. */
 static void built(void)
 {
-	struct tally layouts = {}, changed = {}, random_areas = {}, cut = {};
-	__u8 o[20];
+	struct tally layouts = {}, changed = {}, random_areas = {}, cut = {}, areas = {};
+	__u8 o[40];
 	struct frame f;
 	unsigned int w, i, k, j;
 
@@ -231,6 +275,13 @@ static void built(void)
 			compare(&random_areas, f.b, f.n, "random 12", i);
 			build(&f, w, o, 4 * (1 + i % 5), 0x02);
 			compare(&random_areas, f.b, f.n, "random 4-20", i);
+
+			/* Areas of options, of every length a TCP header holds. */
+			for (k = 4; k <= 40; k += 4) {
+				opt_area(o, k);
+				build(&f, w, o, k, i & 1 ? 0x10 : 0x02);
+				compare(&areas, f.b, f.n, "options", i);
+			}
 		}
 		/* Every cut of a layout's frame: the area, or its header, short. */
 		build(&f, w, syn20, 20, 0x02);
@@ -247,6 +298,7 @@ static void built(void)
 	      layouts.fast12, W_NWRAPS * 200);
 	check("tcpfast layouts, a fixed byte changed", &changed);
 	check("tcpfast random areas", &random_areas);
+	check("tcpfast option areas of 4 to 40 bytes", &areas);
 	check("tcpfast layouts cut short", &cut);
 }
 
