@@ -215,6 +215,11 @@ dynpf_inline void dynpf_tlv_reset(struct dynpf_pkt *p)
 {
 	__u32 f, used = p->tlv_fams;
 
+	/* The common case, a packet after one without TLVs: one test, not
+	 * one per family (syn with no rule 0.978-0.989x, bench --versus,
+	 * 15 runs, 4 runs). */
+	if (!used)
+		return;
 	for (f = 0; f < DYNPF_TLV_NFAM; f++)
 		if (used & (1u << f))
 			dynpf_tlv_clear(&p->tlv[f]);
