@@ -180,10 +180,11 @@ struct dynpf_ctrl_tmp {
 };
 #define DYNPF_TMP_ADD 0
 #define DYNPF_TMP_BUDGET 1
+#define DYNPF_TMP_UNLINK 2
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, 3);
 	__type(key, __u32);
 	__type(value, struct dynpf_ctrl_tmp);
 } dynpf_ctrl_tmp SEC(".maps");
@@ -369,6 +370,7 @@ DYNPF_SUBPROG int dynpf_tuple_find(const struct dynpf_key *mask, int alloc, int 
 	tc->nrules = 0;
 	tc->nlive = 0;
 	tc->qlast_ok = 0; /* its bits in dynpf_qsel were cleared when it was freed */
+	tc->fs_lost = 0;
 	tu->min_prio = 0xffffffff;
 	dynpf_tuple_konst(tu, free);
 	dynpf_fs_tuple(free, mask, 1);
@@ -387,20 +389,63 @@ static __always_inline void dynpf_sel_bit(__u64 *w, __u32 t, __u32 n)
 		*w = v;
 }
 
-/* Rule r, of masked key k, in tuple t: its bits in the field filters. */
-static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const struct dynpf_key *k,
-				     const struct dynpf_key *m)
-{
-	__u32 s = m->pad & (DYNPF_MAX_STACKS - 1), v6 = r->m.family == 6, f, idx;
-	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
+/*
+ * The field filters' counts (bpf/rules.h): per value of a field and tuple,
+ * the tuple's entries linked with that value. Sized by the loader (8 per
+ * rule id: 4 fields of the entries of two rule sets, an old one in limbo).
+ */
+struct dynpf_fs_ckey {
+	__u32 idx;   /* of dynpf_fsel: stack, field, value */
+	__u32 tuple; /* slot */
+};
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 1);
+	__type(key, struct dynpf_fs_ckey);
+	__type(value, __u32);
+} dynpf_fs_cnt SEC(".maps");
+
+/*
+ * An entry of rule r, of masked key k and mask m, in tuple t: linked (delta
+ * 1) or unlinked (-1). Its tuple's bit at each of its fields' values is set
+ * with the first entry counted there, cleared after the last.
+ */
+static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const struct dynpf_key *k,
+				     const struct dynpf_key *m, int delta)
+{
+	__u32 s = m->pad & (DYNPF_MAX_STACKS - 1), v6 = r->m.family == 6, f, idx, one = 1, *n;
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), *w;
+	struct dynpf_tuple_cnt *tc = dynpf_tcnt(t);
+	struct dynpf_fs_ckey ck;
+
+	if (!tc)
+		return;
 	for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
 		if (!dynpf_fs_pins(m, f, v6))
 			continue;
 		idx = dynpf_fs_idx(s, f, dynpf_fs_val(k, f, v6));
 		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
-		if (w && !(*w & bit)) /* no store if set: packets read the line */
-			*w |= bit;
+		if (!w)
+			continue;
+		ck.idx = idx;
+		ck.tuple = t & (DYNPF_MAX_TUPLES - 1);
+		n = bpf_map_lookup_elem(&dynpf_fs_cnt, &ck);
+		if (delta > 0) {
+			if (n)
+				(*n)++;
+			else if (bpf_map_update_elem(&dynpf_fs_cnt, &ck, &one, BPF_NOEXIST))
+				tc->fs_lost = 1; /* the bit must stay: uncounted */
+			if (!(*w & bit)) /* no store if set: packets read the line */
+				*w |= bit;
+			continue;
+		}
+		if (!n || --*n)
+			continue;
+		bpf_map_delete_elem(&dynpf_fs_cnt, &ck);
+		if (!tc->fs_lost && (*w & bit))
+			*w &= ~bit;
 	}
 }
 
@@ -647,7 +692,7 @@ DYNPF_SUBPROG int dynpf_link(const struct dynpf_rule *r, __u64 gen, __u32 dims, 
 		if (tc)
 			tc->nrules++;
 		dynpf_sel_count(t, r, dims, 1);
-		dynpf_fs_rule(t, r, &tmp->k, &tmp->mask);
+		dynpf_fs_rule(t, r, &tmp->k, &tmp->mask, 1);
 		dynpf_qf_rule_bits(t, r, tmp->mask.pad, dims);
 		if (r->prio < tu->min_prio)
 			tu->min_prio = r->prio;
@@ -700,8 +745,15 @@ DYNPF_SUBPROG int dynpf_unlink(__u32 idx)
 	if (o)
 		o->prev = e->prev;
 	/* A catch-all's entry is in no tuple: no count, no selection bit. */
-	if (!any)
+	if (!any) {
+		struct dynpf_ctrl_tmp *tmp = dynpf_tmp(DYNPF_TMP_UNLINK);
+
 		dynpf_sel_count(e->tuple, &e->r, e->qdims, -1);
+		if (tmp) {
+			dynpf_rule_tuple_key(&e->r, &tmp->k, &tmp->mask, 0);
+			dynpf_fs_rule(e->tuple, &e->r, &tmp->k, &tmp->mask, -1);
+		}
+	}
 	tc = any ? NULL : dynpf_tcnt(e->tuple);
 	if (tu && tc && tc->nrules && !--tc->nrules) {
 		tu->used = 0;

@@ -158,6 +158,9 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	err = err
 		      ?: bpf_map__set_max_entries(skel->maps.dynpf_fsel,
 						  max_rules ? DYNPF_FS_ENTRIES : 1);
+	/* Their counts: at most 4 fields of each entry of the pool (a bound;
+	 * the map holds the counts in use, not its size). */
+	err = err ?: bpf_map__set_max_entries(skel->maps.dynpf_fs_cnt, 8 * ids);
 	return err;
 }
 

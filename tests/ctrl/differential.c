@@ -171,6 +171,100 @@ void test_keyed_hint(void)
 	      "rule %u", v.rule);
 }
 
+/* The field filter's tuple bits at value v of stack 0's destination port. */
+static __u64 fsel_dport(uint16_t v)
+{
+	__u32 idx = (0 * DYNPF_FS_NFIELDS + DYNPF_FS_DPORT) * DYNPF_FS_VALS + v;
+	__u64 w = ~0ull;
+
+	bpf_map_lookup_elem(bpf_map__fd(pr.skel->maps.dynpf_fsel), &idx, &w);
+	return w;
+}
+
+/* The counts the drain keeps for the field filters (entries in use). */
+static int fs_counts(void)
+{
+	int fd = bpf_map__fd(pr.skel->maps.dynpf_fs_cnt), n = 0;
+	__u64 k, next;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		k = next;
+		prev = &k;
+		n++;
+	}
+	return n;
+}
+
+/* Delete rule id in a transaction of its own, and wait for its reclaim. */
+static int del_reclaimed(uint32_t id)
+{
+	uint64_t s;
+
+	dynpf_ctrl_take(&c);
+	dynpf_ctrl_begin(&c, NULL);
+	dynpf_ctrl_del(&c, id, NULL);
+	dynpf_ctrl_commit(&c, &s);
+	dynpf_ctrl_flush(&c);
+	return ack_of(s).a.err ?: dynpf_ctrl_quiesce(&c);
+}
+
+/*
+ * The field filters' bits follow the rules (bpf/rules.h): three rules of
+ * one tuple (tcp dport, exact), two of them on port 80. A deleted rule's
+ * bit stays while another entry of its tuple has its value and goes, once
+ * it is reclaimed, with the last; the tuple keeps its other value's bit.
+ * Before the counts, port 80's bit stayed until the tuple's last rule went.
+ */
+void test_fs_counts(void)
+{
+	struct dynpf_rule rules[3];
+	struct dynpf_verdict v;
+	__u64 bit;
+	struct pkt p;
+
+	if (reopen(4096)) {
+		CHECK("field filter counts: reopen", 0, "cannot load the programs");
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		rules[i] = rule(i + 1, i + 1, i == 1 ? DYNPF_ACT_COUNT : DYNPF_ACT_DROP);
+		m_proto(&rules[i], 6);
+		m_dport(&rules[i], i < 2 ? 80 : 81, i < 2 ? 80 : 81);
+	}
+	CHECK_EQ("field filter counts: 3 rules load", txn(rules, 3).a.err, 0);
+	bit = fsel_dport(81);
+	CHECK("field filter counts: one tuple, both ports",
+	      __builtin_popcountll(bit) == 1 && fsel_dport(80) == bit,
+	      "port 80 %#llx, port 81 %#llx", (unsigned long long)fsel_dport(80),
+	      (unsigned long long)bit);
+	CHECK_EQ("field filter counts: one count a value", fs_counts(), 2);
+	CHECK_EQ("field filter counts: delete rule 1", del_reclaimed(1), 0);
+	CHECK("field filter counts: port 80 kept for rule 2", fsel_dport(80) == bit, "%#llx",
+	      (unsigned long long)fsel_dport(80));
+	CHECK_EQ("field filter counts: delete rule 2", del_reclaimed(2), 0);
+	CHECK("field filter counts: port 80 cleared, 81 kept",
+	      fsel_dport(80) == 0 && fsel_dport(81) == bit, "port 80 %#llx, port 81 %#llx",
+	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
+	CHECK_EQ("field filter counts: one left", fs_counts(), 1);
+	mk4(&p, 6, 5, 1, 1000, 81, 0x02);
+	CHECK("field filter counts: port 81 still dropped", !run(&p, &v, NULL) && v.rule == 3,
+	      "rule %u", v.rule);
+	mk4(&p, 6, 5, 1, 1000, 80, 0x02);
+	CHECK("field filter counts: port 80 no longer", !run(&p, &v, NULL) && v.rule == 0,
+	      "rule %u", v.rule);
+	CHECK_EQ("field filter counts: rule 1 again", txn(rules, 1).a.err, 0);
+	CHECK("field filter counts: port 80 set again", fsel_dport(80) == bit && !run(&p, &v, NULL) &&
+							       v.rule == 1,
+	      "port 80 %#llx, rule %u", (unsigned long long)fsel_dport(80), v.rule);
+	CHECK_EQ("field filter counts: delete rules 1 and 3", del_reclaimed(1) ?: del_reclaimed(3),
+		 0);
+	CHECK("field filter counts: none left", fs_counts() == 0 && fsel_dport(80) == 0 &&
+							fsel_dport(81) == 0,
+	      "%d counts, port 80 %#llx, port 81 %#llx", fs_counts(),
+	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
+}
+
 /*
  * Tuple selection and buckets under churn: IPv4, IPv6 and tunnelled
  * packets against rules of either family or none, of TCP, UDP, ICMP or any

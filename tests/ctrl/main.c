@@ -54,6 +54,7 @@ int main(void)
 	test_differential();
 	test_differential_mixed();
 	test_keyed_hint();
+	test_fs_counts();
 	test_quick_tuples();
 	test_quick();
 	test_concurrency();
