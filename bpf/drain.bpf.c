@@ -437,7 +437,7 @@ static __noinline void dynpf_fs_rule(__u32 t, const struct dynpf_rule *r, const 
 				(*n)++;
 			else if (bpf_map_update_elem(&dynpf_fs_cnt, &ck, &one, BPF_NOEXIST))
 				tc->fs_lost = 1; /* the bit must stay: uncounted */
-			if (!(*w & bit)) /* no store if set: packets read the line */
+			if (!(*w & bit))         /* no store if set: packets read the line */
 				*w |= bit;
 			continue;
 		}

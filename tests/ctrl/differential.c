@@ -254,13 +254,13 @@ void test_fs_counts(void)
 	CHECK("field filter counts: port 80 no longer", !run(&p, &v, NULL) && v.rule == 0,
 	      "rule %u", v.rule);
 	CHECK_EQ("field filter counts: rule 1 again", txn(rules, 1).a.err, 0);
-	CHECK("field filter counts: port 80 set again", fsel_dport(80) == bit && !run(&p, &v, NULL) &&
-							       v.rule == 1,
-	      "port 80 %#llx, rule %u", (unsigned long long)fsel_dport(80), v.rule);
+	CHECK("field filter counts: port 80 set again",
+	      fsel_dport(80) == bit && !run(&p, &v, NULL) && v.rule == 1, "port 80 %#llx, rule %u",
+	      (unsigned long long)fsel_dport(80), v.rule);
 	CHECK_EQ("field filter counts: delete rules 1 and 3", del_reclaimed(1) ?: del_reclaimed(3),
 		 0);
-	CHECK("field filter counts: none left", fs_counts() == 0 && fsel_dport(80) == 0 &&
-							fsel_dport(81) == 0,
+	CHECK("field filter counts: none left",
+	      fs_counts() == 0 && fsel_dport(80) == 0 && fsel_dport(81) == 0,
 	      "%d counts, port 80 %#llx, port 81 %#llx", fs_counts(),
 	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
 }
