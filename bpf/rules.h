@@ -167,19 +167,40 @@ static __always_inline __u32 dynpf_fs_idx(__u32 stack, __u32 field, __u32 v)
  * indexes it: an IPv4 address's first 16 bits; a hash of an IPv6 address's
  * first 32 (the first 16 are 2001 or 2a0x nearly everywhere); a port.
  */
-static __always_inline __u32 dynpf_fs_val(const struct dynpf_key *k, __u32 field, __u32 v6)
+static __always_inline __u32 dynpf_fs_val_of(const __u8 *src, const __u8 *dst, __u16 sport,
+					     __u16 dport, __u32 field, __u32 v6)
 {
-	const __u8 *a = field == DYNPF_FS_SRC ? k->src : k->dst;
+	const __u8 *a = field == DYNPF_FS_SRC ? src : dst;
 	__u32 w;
 
 	if (field == DYNPF_FS_SPORT)
-		return k->sport;
+		return sport;
 	if (field == DYNPF_FS_DPORT)
-		return k->dport;
+		return dport;
 	if (!v6)
 		return (__u32)a[0] << 8 | a[1];
 	w = (__u32)a[0] << 24 | (__u32)a[1] << 16 | (__u32)a[2] << 8 | a[3];
 	return (w * 0x9e3779b1u) >> 16;
+}
+
+static __always_inline __u32 dynpf_fs_val(const struct dynpf_key *k, __u32 field, __u32 v6)
+{
+	return dynpf_fs_val_of(k->src, k->dst, k->sport, k->dport, field, v6);
+}
+
+/*
+ * The value dynpf_fs_val() gives for the key dynpf_pkt_key() makes of
+ * stack st (of view cs, with an IP header), read from the parse: the
+ * packet makes its key only for a tuple that survives the filters.
+ */
+static __always_inline __u32 dynpf_fs_pkt_val(const struct dynpf_stack *st,
+					      const struct dynpf_cls_stack *cs, __u32 field,
+					      __u32 v6)
+{
+	int ports = dynpf_has_ports(cs->l4);
+
+	return dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, ports ? st->l4.sport : 0,
+			       ports ? st->l4.dport : 0, field, v6);
 }
 
 /* Does a tuple of mask m pin field F, for family v6 (0: IPv4)? */
