@@ -37,9 +37,29 @@ dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	if (!eth)
 		return -DYNPF_E_TRUNCATED;
 	proto = dynpf_ntohs(eth->proto);
+#if defined(__bpf__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * The addresses are the header's first 12 bytes and l2's: two loads
+	 * and four 64-bit stores (the header's tail, the ethertype in host
+	 * order, no tag), where clang copies 6-byte arrays a byte at a time.
+	 */
+	{
+		__u64 *w = (__u64 *)(void *)l2;
+
+		_Static_assert(sizeof(*l2) == 32 && __builtin_offsetof(struct dynpf_l2, src) == 6 &&
+				       __builtin_offsetof(struct dynpf_l2, ethertype) == 12 &&
+				       __builtin_offsetof(struct dynpf_l2, nvlan) == 14,
+			       "struct dynpf_l2: the header's layout, then the tags");
+		w[0] = *(const __u64 *)(const void *)eth;
+		w[1] = *(const __u32 *)(const void *)((const __u8 *)eth + 8) | (__u64)proto << 32;
+		w[2] = 0;
+		w[3] = 0;
+	}
+#else
 	*l2 = (struct dynpf_l2){ .ethertype = proto };
 	__builtin_memcpy(l2->dst, eth->dst, 6);
 	__builtin_memcpy(l2->src, eth->src, 6);
+#endif
 	c->off += sizeof(*eth);
 	/* The outer tag, when the kernel moved it out of the bytes: it was
 	 * the first after the MAC addresses, so it is the first tag. */
