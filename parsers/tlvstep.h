@@ -371,9 +371,7 @@ dynpf_inline int dynpf_tcp_opt_loop(const struct dynpf_area *a, struct dynpf_tlv
 			seen |= 1ULL << kind;
 		else
 			l->seen[kind >> 6] |= 1ULL << (kind & 63);
-		if (l->count < 255)
-			l->count++;
-		p->tlv_fams |= 1u << DYNPF_TLV_TCP_OPT;
+		dynpf_tlv_tally(p, l, DYNPF_TLV_TCP_OPT);
 		if (!nolist) {
 			n = l->n;
 			dynpf_tlv_list_add(l, n, DYNPF_TLV_TCP_OPT, kind, olen, it->base + pos,
