@@ -31,6 +31,7 @@ SECTION_T0=$SECONDS
 SECTION_NAME=
 SECTION_TIMES=()
 section() {
+	tp_wait
 	[ -z "$SECTION_NAME" ] || SECTION_TIMES+=("$((SECONDS - SECTION_T0)) $SECTION_NAME")
 	SECTION_NAME=$1
 	SECTION_T0=$SECONDS
@@ -43,6 +44,44 @@ t() {
 	log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
 	shift
 	if "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "$log"; fi
+}
+
+# tp NAME CMD...: t in the background, two at a time (CI has 2 cores, and a
+# replay is mostly the verifier's CPU time); the results are reported in the
+# order the tests started, by tp_wait (the next section calls it).
+tp_pids=()
+tp_running=0
+declare -A tp_name=() tp_log=() tp_rc=()
+tp() {
+	local log
+	log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	while [ "$tp_running" -ge 2 ]; do tp_reap; done
+	"${@:2}" >"$log" 2>&1 &
+	tp_pids+=("$!")
+	tp_name[$!]=$1
+	tp_log[$!]=$log
+	tp_running=$((tp_running + 1))
+}
+# tp_reap: waits for any test of tp to end and keeps its status.
+tp_reap() {
+	local pid rc
+	wait -n -p pid
+	rc=$?
+	[ -n "${pid:-}" ] && [ -n "${tp_name[$pid]+set}" ] || return 0
+	tp_rc[$pid]=$rc
+	tp_running=$((tp_running - 1))
+}
+tp_wait() {
+	local pid
+	for pid in "${tp_pids[@]}"; do
+		[ -n "${tp_rc[$pid]+set}" ] || { wait "$pid"; tp_rc[$pid]=$?; }
+		if [ "${tp_rc[$pid]}" = 0 ]; then ok "${tp_name[$pid]}"; else ko "${tp_name[$pid]}" "${tp_log[$pid]}"; fi
+	done
+	tp_pids=()
+	tp_running=0
+	tp_name=()
+	tp_log=()
+	tp_rc=()
 }
 
 # t_err NAME WANT_RC WANT_TEXT CMD...: CMD fails with WANT_RC and says WANT_TEXT.
@@ -211,7 +250,7 @@ t "rules check --help" "$DYNPF" rules check --help
 
 section "replay through xdp, xdp.frags and tc, with --expect and --check-native"
 for c in "${CAPS[@]}"; do
-	t "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
+	tp "replay $c" "$DYNPF" replay "$c" --hook all --expect "${c%.pcap}.expect.jsonl" --check-native -q
 done
 
 section "parse limits: BPF (read-only globals) and native agree on the same settings"
@@ -301,7 +340,7 @@ PY
 # with -j also as the last line of its output, {"error": MESSAGE}.
 cut_check() {
 	python3 - "$DYNPF" "$OUT/cut" "$@" <<'PY'
-import json, os, re, subprocess, sys
+import json, re, subprocess, sys
 dynpf, dir, cmd, path, n, rc, msg = sys.argv[1:]
 header_cut = n == '-'
 n, rc = 0 if header_cut else int(n), int(rc)
@@ -312,11 +351,7 @@ one = ['--hook', 'xdp'] if cmd == 'replay' else []
 bad = []
 for js in (False, True):
     argv = [dynpf] + (['-j'] if js else []) + [cmd] + ([] if js else one)
-    ref = f'{dir}/ref-{cmd}-{"json" if js else "text"}'
-    if not os.path.exists(ref):
-        with open(ref, 'w') as f:
-            subprocess.run(argv + ['pcap-tests/eth_basic.pcap'], stdout=f, check=True)
-    want = open(ref).read().splitlines()
+    want = open(f'{dir}/ref-{cmd}-{"json" if js else "text"}').read().splitlines()
     r = subprocess.run(argv + [path], capture_output=True, text=True)
     out, err = r.stdout.splitlines(), r.stderr.splitlines()
     what = '-j ' if js else ''
@@ -365,9 +400,15 @@ print('\n'.join(bad) or 'as expected')
 sys.exit(1 if bad else 0)
 PY
 }
+# What eth_basic.pcap's whole records give, for cut_check (made before the
+# checks, which run two at a time).
+"$DYNPF" parse pcap-tests/eth_basic.pcap >"$OUT/cut/ref-parse-text"
+"$DYNPF" -j parse pcap-tests/eth_basic.pcap >"$OUT/cut/ref-parse-json"
+"$DYNPF" replay --hook xdp pcap-tests/eth_basic.pcap >"$OUT/cut/ref-replay-text"
+"$DYNPF" -j replay pcap-tests/eth_basic.pcap >"$OUT/cut/ref-replay-json"
 while IFS='|' read -r -u 3 file n rc msg what; do
 	for cmd in parse replay; do
-		t "$cmd of a cut capture: $what (exit $rc, records: $n)" \
+		tp "$cmd of a cut capture: $what (exit $rc, records: $n)" \
 			cut_check "$cmd" "$file" "$n" "$rc" "$msg"
 	done
 done 3<"$OUT/cut/cases"
@@ -396,12 +437,12 @@ PY
 }
 cut=$OUT/cut/data.pcapng
 cutmsg=$(sed -n "s#^$cut|[^|]*|[^|]*|\([^|]*\)|.*#\1#p" "$OUT/cut/cases")
-t "replay --expect --check-native --rules of a cut capture: its 4 records, then the cut" \
+tp "replay --expect --check-native --rules of a cut capture: its 4 records, then the cut" \
 	cut_walk 4 "$cutmsg" "$DYNPF" -j replay "$cut" --expect pcap-tests/eth_basic.expect.jsonl \
 	--check-native --rules tests/rules/captures.rules
-t "parse --expect of a cut capture: its 4 records, then the cut" \
+tp "parse --expect of a cut capture: its 4 records, then the cut" \
 	cut_walk 4 "$cutmsg" "$DYNPF" -j parse "$cut" --expect pcap-tests/eth_basic.expect.jsonl
-t "replay --testbed --mode tc of a cut capture: its 4 records, then the cut" \
+tp "replay --testbed --mode tc of a cut capture: its 4 records, then the cut" \
 	cut_walk 4 "$cutmsg" "$DYNPF" -j replay "$cut" --testbed --mode tc --check-native \
 	--expect pcap-tests/eth_basic.expect.jsonl
 
@@ -410,25 +451,25 @@ section "xdp-frags with the fragment boundary at every byte of the headers"
 # TCP option straddles the boundary for some N, and must parse the same.
 for c in "${CAPS[@]}"; do
 	[ "$c" = pcap-tests/jumbo.pcap ] && continue
-	t "fragment boundary at bytes 14..300 of $c" "$DYNPF" replay "$c" --hook xdp-frags \
+	tp "fragment boundary at bytes 14..300 of $c" "$DYNPF" replay "$c" --hook xdp-frags \
 		--xdp-linear 14-300 --check-native --expect "${c%.pcap}.expect.jsonl" -q
 done
 
 section "every truncation: BPF and native agree, nothing reads out of bounds"
 python3 tests/truncate.py "$OUT/trunc.pcap" "${CAPS[@]}" >/dev/null
-t "truncations (14..300 bytes: past the first window)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
+tp "truncations (14..300 bytes: past the first window)" "$DYNPF" replay "$OUT/trunc.pcap" --check-native -q
 python3 tests/truncate.py --min-len 3400 --max-len 3700 "$OUT/trunc-frag.pcap" \
 	pcap-tests/jumbo.pcap >/dev/null
-t "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-frag.pcap" \
+tp "truncations across the xdp fragment boundary" "$DYNPF" replay "$OUT/trunc-frag.pcap" \
 	--hook xdp-frags --check-native -q
 
 section "hostile frames: random mutations of every capture packet (fixed seed)"
 python3 tests/mutate.py --count 50 "$OUT/mutations.pcap" "${CAPS[@]}" >/dev/null
-t "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
+tp "mutations: BPF and native agree" "$DYNPF" replay "$OUT/mutations.pcap" --check-native -q
 # Targeted ones: length fields lowered or raised (tests/mutate.py --lengths).
 python3 tests/mutate.py --count 0 --lengths 30 "$OUT/length-mutations.pcap" "${CAPS[@]}" \
 	>/dev/null
-t "length-field mutations: BPF and native agree" "$DYNPF" replay \
+tp "length-field mutations: BPF and native agree" "$DYNPF" replay \
 	"$OUT/length-mutations.pcap" --check-native -q
 
 section "every ok parse is bounded by the shortest enclosing length (tests/check_bounds.py)"
@@ -438,10 +479,10 @@ bounds() (
 	{ "$DYNPF" -j replay "$1" --hook all && "$DYNPF" -j parse "$1"; } |
 		python3 tests/check_bounds.py
 )
-t "bounds: the random mutations" bounds "$OUT/mutations.pcap"
-t "bounds: the length-field mutations" bounds "$OUT/length-mutations.pcap"
+tp "bounds: the random mutations" bounds "$OUT/mutations.pcap"
+tp "bounds: the length-field mutations" bounds "$OUT/length-mutations.pcap"
 for c in "${CAPS[@]}"; do
-	t "bounds: $c" bounds "$c"
+	tp "bounds: $c" bounds "$c"
 done
 
 section "classification: the BPF classifier and the native reference decide alike"
@@ -469,7 +510,7 @@ p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$
 merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
 merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
 for r in captures lean lean-inner data nolist catchall-only; do
-	t "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
+	tp "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
 		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q
 done
 
@@ -479,14 +520,14 @@ echo "== protocols declared at runtime (docs/rules.md): in BPF as natively"
 # (--check-decl) in xdp, xdp-frags, tc and natively, on every capture's
 # frames and both mutation sets, in one file (one load of the programs). The
 # parse fuzz corpus: scripts/fuzz.sh.
-t "the built-in families, declared, find their TLVs: captures and mutations" \
+tp "the built-in families, declared, find their TLVs: captures and mutations" \
 	"$DYNPF" replay "$OUT/cls-all.pcap" --rules tests/rules/builtin-decl.rules --check-decl \
 	--check-native -q
 # Headers of declared protocols behind each binding (tests/declared.py): each
 # hook and each split of a multi-buffer frame parses and decides as the
 # native parse; each rule counts the packets the frames are built to match.
 python3 tests/declared.py "$OUT/declared.pcap" "$OUT/declared.counts"
-t "declared protocols: every hook and fragment split as natively" "$DYNPF" replay \
+tp "declared protocols: every hook and fragment split as natively" "$DYNPF" replay \
 	"$OUT/declared.pcap" --rules tests/rules/declared.rules --check-native \
 	--xdp-linear 14-120 -q
 decl_counts() (
@@ -501,14 +542,14 @@ for line in sys.stdin:
         got[c["id"]] = c["packets"]
 sys.exit(0 if got == want else f"rule counts {got}, want {want}")' "$OUT/declared.counts"
 )
-t "declared protocols: each rule counts the frames built for it" decl_counts
+tp "declared protocols: each rule counts the frames built for it" decl_counts
 
 t_err "replay --rules prints verdicts and counters" 0 "rule counters (over 1 hook)" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --hook xdp --rules tests/rules/captures.rules
 t_err "replay --rules with a bad rule file names file:line:column" 2 \
 	"tests/rules/bad-port.rules:" "$DYNPF" replay pcap-tests/eth_basic.pcap \
 	--rules tests/rules/bad-port.rules
-t "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
+tp "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
 	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 
 section "replay on a veth test bed: XDP native, XDP generic, TC ingress (--testbed)"
@@ -692,14 +733,14 @@ t_err "the plain xdp program on a 9000-byte veth, native" 2 \
 section "tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
 	for c in "${CAPS[@]}"; do
-		t "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
+		tp "tshark $c" python3 tests/tshark_compare.py --dynpf "$DYNPF" "$c"
 	done
-	t "tshark on the mutations" python3 tests/tshark_compare.py --dynpf "$DYNPF" \
+	tp "tshark on the mutations" python3 tests/tshark_compare.py --dynpf "$DYNPF" \
 		"$OUT/mutations.pcap"
 	# Byte tests (docs/rules.md): each rule of tests/tshark/bytes.py counts
 	# the frames a display filter meaning the same thing selects; the
 	# captures and both mutation sets in one replay and one tshark pass.
-	t "tshark: byte tests count what display filters select (captures, mutations)" \
+	tp "tshark: byte tests count what display filters select (captures, mutations)" \
 		python3 tests/tshark_bytes.py --dynpf "$DYNPF" "${CAPS[@]}" \
 		"$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
 else
@@ -723,18 +764,19 @@ section "valgrind: no leak on the replay, parse and command-line paths"
 # 9 is valgrind's: a leak or a memory error). tests/valgrind.supp: valgrind
 # 3.19 misreads libbpf's bpf() calls.
 vg() {
-	local name=$1 want=$2 log
-	log="$OUT/vg_$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
-	shift 2
+	local name=$1
+	shift
+	tp "valgrind: $name" vg_run "$@"
+}
+vg_run() {
+	local want=$1
+	shift
 	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
-		--error-exitcode=9 --suppressions=tests/valgrind.supp -q "$@" >"$log" 2>&1
+		--error-exitcode=9 --suppressions=tests/valgrind.supp -q "$@"
 	local rc=$?
-	if [ "$rc" = "$want" ]; then
-		ok "valgrind: $name"
-	else
-		echo "exit $rc (want $want)" >>"$log"
-		ko "valgrind: $name" "$log"
-	fi
+	[ "$rc" = "$want" ] && return 0
+	echo "exit $rc (want $want)"
+	return 1
 }
 if ldd "$DYNPF" 2>/dev/null | grep -q libasan; then
 	# ASan and valgrind do not mix; this build is checked by ASan throughout.
@@ -848,8 +890,10 @@ t "attach IFACE HOOK frags EXTRA: the usage on stderr, exit 2" \
 t "rules save FILE EXTRA: the usage on stderr, exit 2" usage_on_stderr rules save a b
 # A tiny bench: every program loads and runs, exit 0, and the primitives table
 # is printed (t_err with status 0).
-t_err "bench --repeat 1000 --runs 1 prints the dynptr primitives" 0 "dynptr primitives" \
-	"$DYNPF" bench --repeat 1000 --runs 1
+# The shapes and the primitives; the rule benchmarks (a load of tables for
+# 131072 rules, 20 s) alone below.
+t_err "bench --repeat 1000 --runs 1 --no-rules prints the dynptr primitives" 0 \
+	"dynptr primitives" "$DYNPF" bench --repeat 1000 --runs 1 --no-rules
 # The entries of bpffs, one a line.
 bpffs_list() { find /sys/fs/bpf -mindepth 1 -maxdepth 1 -printf '%f\n' | sort; }
 # The rule benchmarks alone, small: exit 0 and every one of their tables.
