@@ -518,6 +518,13 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 		}
 		qany |= !c->qwild[d];
 	}
+	/* The TCP option gate's tuples (bpf/rules.h, dynpf_tcp_opt_wanted()). */
+	if (dynpf_rule_needs(r) & DYNPF_NEED_TCP_OPT) {
+		fz = !c->optw;
+		c->optw += delta;
+		if (fz != !c->optw)
+			dynpf_sel_bit(&sel->optw[s], t, c->optw);
+	}
 	if (r->m.fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST))
 		f = r->m.family == 6 ? 2 : 1;
 	if (r->m.fields & DYNPF_M_PROTO)

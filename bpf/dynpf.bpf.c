@@ -5,6 +5,7 @@
  * parse is the one in parsers/, shared with the native build.
  */
 #include "dynpf/pkt.h"
+#include "rules.h" /* before the parse graph: the TCP option gate */
 #include "graph.h"
 #include "classify.h"
 
@@ -136,6 +137,8 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 		return 0;
 	if (!(needs & DYNPF_NEED_TCP_OPT))
 		skip |= DYNPF_SKIP_TCP_OPT;
+	else
+		skip |= DYNPF_SKIP_TCP_OPT_GATE;
 	if (!(needs & DYNPF_NEED_INNER))
 		skip |= DYNPF_SKIP_INNER;
 	if (!(needs & (DYNPF_NEED_INNER | DYNPF_NEED_TUN_OPT)))

@@ -104,6 +104,7 @@ struct dynpf_tuple_cnt {
 	/* A field filter's count could not be made (no memory): its bits stay
 	 * until the tuple goes, as before there were counts. */
 	__u32 fs_lost;
+	__u32 optw; /* entries linked of rules that read TCP options */
 };
 
 /*
@@ -140,6 +141,11 @@ struct dynpf_tuple_sel {
 	 */
 	__u64 qwild[DYNPF_MAX_STACKS][DYNPF_QF_N];
 	__u64 qany[DYNPF_MAX_STACKS];
+	/*
+	 * The tuples with a rule that reads TCP options (DYNPF_NEED_TCP_OPT),
+	 * from dynpf_tuple_cnt.optw: the option gate below.
+	 */
+	__u64 optw[DYNPF_MAX_STACKS];
 	/*
 	 * The tuples that are not konst (struct dynpf_tuple): only their
 	 * probes hash the packet's key. A packet whose candidates are all
@@ -461,5 +467,61 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
 
 	return bpf_map_lookup_elem(&dynpf_tuples, &k);
 }
+
+/*
+ * The TCP option gate (parsers/tcp.h, DYNPF_SKIP_TCP_OPT_GATE): may a rule
+ * that reads TCP options match packet p, whose outer stack's TCP header was
+ * just parsed? Its candidates among the tuples with such a rule (optw), by
+ * family, protocol, the quick filters of the TCP header's fields and the
+ * field filters, as dynpf_tuple_cands() will take them (a superset: the
+ * rule's own test decides). None: the option area is
+ * left unwalked, as when no rule reads options at all, and no verdict
+ * changes. Only the outer stack's: its TCP header ends the parse (no
+ * declared protocol after it: the gate is not asked then), so the packet
+ * has no inner stack, whose candidates are then the tuples without a
+ * family test, and a TLV test (which matches the options of any stack)
+ * sees only this area.
+ */
+static __always_inline int dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
+{
+	const struct dynpf_stack *st = &p->st[0];
+	__u32 zero = 0, v6 = st->l3.version == 6, fs, idx;
+	struct dynpf_tuple_sel *sel;
+	struct dynpf_qsel *qs;
+	__u64 m, fm, *w;
+
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
+	if (!sel)
+		return 1;
+	/* An inner stack's rule without a family test matches a packet with
+	 * no inner stack by a TLV test (of any stack's TLVs): as its
+	 * candidates, fam[1][0], no field filter. */
+	if (sel->optw[1] & sel->fam[1][0])
+		return 1;
+	m = sel->optw[0] & sel->fam[0][v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
+	if (!m)
+		return 0;
+	/* The quick filters of the TCP header's own fields, as
+	 * dynpf_qf_vals() gives them ("tcp flags syn", the ports' high bytes). */
+	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
+	if (qs) {
+		m &= sel->qwild[0][DYNPF_QF_FLAGS] | qs->t[0][DYNPF_QF_FLAGS][st->l4.flags];
+		m &= sel->qwild[0][DYNPF_QF_SPORT] | qs->t[0][DYNPF_QF_SPORT][st->l4.sport >> 8];
+		m &= sel->qwild[0][DYNPF_QF_DPORT] | qs->t[0][DYNPF_QF_DPORT][st->l4.dport >> 8];
+	}
+	for (fs = 0; m && fs < DYNPF_FS_NFIELDS; fs++) {
+		fm = sel->filt[0][v6][fs] & m;
+		if (!fm)
+			continue;
+		idx = dynpf_fs_idx(0, fs,
+				   dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, st->l4.sport,
+						   st->l4.dport, fs, v6));
+		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+		if (w)
+			m &= ~fm | *w;
+	}
+	return m != 0;
+}
+#define DYNPF_TCP_OPT_GATE(p) dynpf_tcp_opt_wanted(p)
 
 #endif /* DYNPF_BPF_RULES_H */

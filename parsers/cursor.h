@@ -97,6 +97,9 @@ struct dynpf_area {
 #define DYNPF_SKIP_INNER 0x02    /* a tunnel's inner packet: the walk ends there */
 #define DYNPF_SKIP_TUN_OPT 0x04  /* Geneve's option area */
 #define DYNPF_SKIP_TLV_LIST 0x08 /* TLVs are counted and in the types seen, not listed */
+/* The outer TCP option area, unless a rule that reads options may match
+ * the packet (DYNPF_TCP_OPT_GATE(), parsers/tcp.h) */
+#define DYNPF_SKIP_TCP_OPT_GATE 0x10
 
 struct dynpf_cursor {
 	dynpf_src_t src;

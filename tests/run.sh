@@ -499,7 +499,9 @@ section "classification: the BPF classifier and the native reference decide alik
 # data path counts the TLVs it walks without listing them. lean.rules ends
 # with catch-alls (rules that test nothing: their own chain) among its rules
 # in tuples; catchall-only.rules has them alone (no view, no tuple; ARP and
-# ND pass before them). The captures and
+# ND pass before them). optgate.rules, optgate-inner.rules: rules that read
+# TCP options, each the only one to keep the option gate open for some
+# packets (docs/rules.md, "The lean parse"). The captures and
 # both mutation sets in one file: one load of the programs a rule file (most
 # of a short replay is the verifier: 45 s less than a load a file).
 # merge_pcaps OUT IN...: the frames of every IN, in order, in one capture.
@@ -509,7 +511,7 @@ p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$
 }
 merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
 merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
-for r in captures lean lean-inner data nolist catchall-only; do
+for r in captures lean lean-inner data nolist catchall-only optgate optgate-inner; do
 	tp "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
 		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q
 done

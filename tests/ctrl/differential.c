@@ -265,6 +265,61 @@ void test_fs_counts(void)
 	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
 }
 
+/* optw[0] of dynpf_tuple_sel (bpf/rules.h): the stacks' __u64s before keyed. */
+static __u64 optw0(void)
+{
+	int fd = bpf_map__fd(pr.skel->maps.dynpf_tuple_sel);
+	__u32 vsz = bpf_map__value_size(pr.skel->maps.dynpf_tuple_sel), zero = 0;
+	uint8_t *sel = calloc(1, vsz);
+	__u64 k = ~0ull;
+
+	if (sel && !bpf_map_lookup_elem(fd, &zero, sel))
+		memcpy(&k, sel + vsz - 2 * DYNPF_MAX_STACKS * sizeof(__u64), sizeof(k));
+	free(sel);
+	return k;
+}
+
+/*
+ * The TCP option gate's tuple bits (bpf/rules.h, dynpf_tcp_opt_wanted())
+ * follow the rules that read options: two rules of one tuple (tcp dport
+ * 80), one with a test of TCP option 30. The tuple's bit comes with that
+ * rule and goes once it is reclaimed, while the tuple lives on with the
+ * other rule.
+ */
+void test_optw_bits(void)
+{
+	struct dynpf_rule rules[2];
+	__u64 bit;
+
+	if (reopen(4096)) {
+		CHECK("option gate bits: reopen", 0, "cannot load the programs");
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		rules[i] = rule(i + 1, i + 1, i ? DYNPF_ACT_COUNT : DYNPF_ACT_DROP);
+		m_proto(&rules[i], 6);
+		m_dport(&rules[i], 80, 80);
+	}
+	/* tcp option 30: a TLV test that is no quick dimension, so one tuple. */
+	rules[0].m.tlv[0] = (struct dynpf_tlv_test){ .family = DYNPF_TLV_TCP_OPT, .type = 30 };
+	rules[0].m.ntlv = 1;
+	CHECK_EQ("option gate bits: 2 rules load", txn(rules, 2).a.err, 0);
+	bit = fsel_dport(80);
+	CHECK("option gate bits: the tuple's bit", __builtin_popcountll(bit) == 1 && optw0() == bit,
+	      "optw[0] %#llx, the tuple %#llx", (unsigned long long)optw0(),
+	      (unsigned long long)bit);
+	CHECK_EQ("option gate bits: delete the option rule", del_reclaimed(1), 0);
+	CHECK("option gate bits: cleared, the tuple kept", optw0() == 0 && fsel_dport(80) == bit,
+	      "optw[0] %#llx, port 80 %#llx", (unsigned long long)optw0(),
+	      (unsigned long long)fsel_dport(80));
+	CHECK_EQ("option gate bits: the option rule again", txn(rules, 1).a.err, 0);
+	CHECK("option gate bits: set again", optw0() == bit, "optw[0] %#llx",
+	      (unsigned long long)optw0());
+	CHECK_EQ("option gate bits: delete both", del_reclaimed(1) ?: del_reclaimed(2), 0);
+	CHECK("option gate bits: none left", optw0() == 0, "optw[0] %#llx",
+	      (unsigned long long)optw0());
+}
+
 /*
  * Tuple selection and buckets under churn: IPv4, IPv6 and tunnelled
  * packets against rules of either family or none, of TCP, UDP, ICMP or any

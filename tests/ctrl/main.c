@@ -55,6 +55,7 @@ int main(void)
 	test_differential_mixed();
 	test_keyed_hint();
 	test_fs_counts();
+	test_optw_bits();
 	test_quick_tuples();
 	test_quick();
 	test_concurrency();
