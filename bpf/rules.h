@@ -488,7 +488,7 @@ static __always_inline int dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 	__u32 zero = 0, v6 = st->l3.version == 6, fs, idx;
 	struct dynpf_tuple_sel *sel;
 	struct dynpf_qsel *qs;
-	__u64 m, fm, *w;
+	__u64 m, fm, qf, qsp, qdp, *w;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	if (!sel)
@@ -501,13 +501,24 @@ static __always_inline int dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 	m = sel->optw[0] & sel->fam[0][v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
 	if (!m)
 		return 0;
+	qf = sel->qwild[0][DYNPF_QF_FLAGS];
+	qsp = sel->qwild[0][DYNPF_QF_SPORT];
+	qdp = sel->qwild[0][DYNPF_QF_DPORT];
+	_Static_assert(DYNPF_FS_NFIELDS == 4, "a load per field");
+	/* A tuple that none of the filters below can drop (it pins no field,
+	 * and has a rule testing none of the quick fields): wanted, at once
+	 * ("tcp option 8": tcp-opt40's rule). */
+	if (m & qf & qsp & qdp &
+	    ~(sel->filt[0][v6][0] | sel->filt[0][v6][1] | sel->filt[0][v6][2] |
+	      sel->filt[0][v6][3]))
+		return 1;
 	/* The quick filters of the TCP header's own fields, as
 	 * dynpf_qf_vals() gives them ("tcp flags syn", the ports' high bytes). */
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (qs) {
-		m &= sel->qwild[0][DYNPF_QF_FLAGS] | qs->t[0][DYNPF_QF_FLAGS][st->l4.flags];
-		m &= sel->qwild[0][DYNPF_QF_SPORT] | qs->t[0][DYNPF_QF_SPORT][st->l4.sport >> 8];
-		m &= sel->qwild[0][DYNPF_QF_DPORT] | qs->t[0][DYNPF_QF_DPORT][st->l4.dport >> 8];
+		m &= qf | qs->t[0][DYNPF_QF_FLAGS][st->l4.flags];
+		m &= qsp | qs->t[0][DYNPF_QF_SPORT][st->l4.sport >> 8];
+		m &= qdp | qs->t[0][DYNPF_QF_DPORT][st->l4.dport >> 8];
 	}
 	for (fs = 0; m && fs < DYNPF_FS_NFIELDS; fs++) {
 		fm = sel->filt[0][v6][fs] & m;
