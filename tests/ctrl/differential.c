@@ -122,8 +122,8 @@ void test_differential(void)
 	      "%d of %d packets agree", agree, total);
 }
 
-/* keyed[0] of dynpf_tuple_sel (bpf/rules.h), which ends the value: a __u64 per stack. */
-static __u64 keyed0(void)
+/* The __u64 of dynpf_tuple_sel (bpf/rules.h) `back` words before its end. */
+static __u64 sel_word(size_t back)
 {
 	int fd = bpf_map__fd(pr.skel->maps.dynpf_tuple_sel);
 	__u32 vsz = bpf_map__value_size(pr.skel->maps.dynpf_tuple_sel), zero = 0;
@@ -131,9 +131,15 @@ static __u64 keyed0(void)
 	__u64 k = ~0ull;
 
 	if (sel && !bpf_map_lookup_elem(fd, &zero, sel))
-		memcpy(&k, sel + vsz - DYNPF_MAX_STACKS * sizeof(__u64), sizeof(k));
+		memcpy(&k, sel + vsz - back * sizeof(__u64), sizeof(k));
 	free(sel);
 	return k;
+}
+
+/* keyed[0], which ends the value: a __u64 per stack. */
+static __u64 keyed0(void)
+{
+	return sel_word(DYNPF_MAX_STACKS);
 }
 
 /*
@@ -265,18 +271,10 @@ void test_fs_counts(void)
 	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
 }
 
-/* optw[0] of dynpf_tuple_sel (bpf/rules.h): the stacks' __u64s before keyed. */
+/* optw[0] of dynpf_tuple_sel: the stacks' __u64s before keyed. */
 static __u64 optw0(void)
 {
-	int fd = bpf_map__fd(pr.skel->maps.dynpf_tuple_sel);
-	__u32 vsz = bpf_map__value_size(pr.skel->maps.dynpf_tuple_sel), zero = 0;
-	uint8_t *sel = calloc(1, vsz);
-	__u64 k = ~0ull;
-
-	if (sel && !bpf_map_lookup_elem(fd, &zero, sel))
-		memcpy(&k, sel + vsz - 2 * DYNPF_MAX_STACKS * sizeof(__u64), sizeof(k));
-	free(sel);
-	return k;
+	return sel_word(2 * DYNPF_MAX_STACKS);
 }
 
 /*
