@@ -438,7 +438,7 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
  * is a candidate (a packet without a tunnel makes none for the inner
  * stack), and its key only when one of them that is not konst
  * (dynpf_tuple_sel.keyed) is left after the filters, which read the
- * parse, not the key (dynpf_fs_pkt_val()): against the key made before
+ * parse, not the key (dynpf_fs_filter()): against the key made before
  * the field filters, with 10,000 rules (which the syn and ipv6-udp
  * packets match none of), syn 0.970-1.008x, ipv6-udp 0.953-0.977x (its
  * key holds 32 bytes of addresses; bench --versus, 15 runs, 4 runs).
@@ -451,8 +451,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 {
 	const struct dynpf_cls_view *v = &cs->view;
 	struct dynpf_tuple_sel *sel;
-	__u64 cand = 0, m, fm, *w;
-	__u32 s, f, fs, v6, idx, zero = 0;
+	__u64 cand = 0, m;
+	__u32 s, f, zero = 0;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	if (!sel)
@@ -471,16 +471,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			cand |= m;
 			continue;
 		}
-		v6 = f == 2;
-		for (fs = 0; f && fs < DYNPF_FS_NFIELDS; fs++) {
-			fm = sel->filt[s][v6][fs] & m;
-			if (!fm)
-				continue;
-			idx = dynpf_fs_idx(s, fs, dynpf_fs_pkt_val(&p->st[s], &v->s[s], fs, v6));
-			w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
-			if (w)
-				m &= ~fm | *w;
-		}
+		if (f)
+			m = dynpf_fs_filter(sel, m, &p->st[s], &v->s[s], s, f == 2);
 		/* The key, for the probes: none when no keyed tuple is left
 		 * (the packet that matches nothing, most of them). */
 		if (m & sel->keyed[s])

@@ -194,21 +194,6 @@ static __always_inline __u32 dynpf_fs_val(const struct dynpf_key *k, __u32 field
 	return dynpf_fs_val_of(k->src, k->dst, k->sport, k->dport, field, v6);
 }
 
-/*
- * The value dynpf_fs_val() gives for the key dynpf_pkt_key() makes of
- * stack st (of view cs, with an IP header), read from the parse: the
- * packet makes its key only for a tuple that survives the filters.
- */
-static __always_inline __u32 dynpf_fs_pkt_val(const struct dynpf_stack *st,
-					      const struct dynpf_cls_stack *cs, __u32 field,
-					      __u32 v6)
-{
-	int ports = dynpf_has_ports(cs->l4);
-
-	return dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, ports ? st->l4.sport : 0,
-			       ports ? st->l4.dport : 0, field, v6);
-}
-
 /* Does a tuple of mask m pin field F, for family v6 (0: IPv4)? */
 static __always_inline int dynpf_fs_pins(const struct dynpf_key *m, __u32 field, __u32 v6)
 {
@@ -395,6 +380,39 @@ struct {
 } dynpf_fsel __weak SEC(".maps");
 
 /*
+ * The field filters on the tuples m of stack s, of family v6 (0: IPv4),
+ * for the packet's stack st, of view vs (NULL: a TCP header just parsed):
+ * the tuples left. The values are the ones dynpf_fs_val() gives for the
+ * key dynpf_pkt_key() makes (ports only with a TCP or UDP header), read
+ * from the parse: the packet makes its key only for a tuple that survives.
+ * Whether it has ports is asked per field, not kept across the lookups: kept,
+ * it took the TC programs' frames past the 512 bytes their calls may share.
+ */
+static __always_inline __u64 dynpf_fs_filter(const struct dynpf_tuple_sel *sel, __u64 m,
+					     const struct dynpf_stack *st,
+					     const struct dynpf_cls_stack *vs, __u32 s, __u32 v6)
+{
+	__u32 fs, idx;
+	__u64 fm, *w;
+	int ports;
+
+	for (fs = 0; fs < DYNPF_FS_NFIELDS; fs++) {
+		fm = sel->filt[s][v6][fs] & m;
+		if (!fm)
+			continue;
+		ports = !vs || dynpf_has_ports(vs->l4);
+		idx = dynpf_fs_idx(s, fs,
+				   dynpf_fs_val_of(st->l3.saddr, st->l3.daddr,
+						   ports ? st->l4.sport : 0,
+						   ports ? st->l4.dport : 0, fs, v6));
+		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+		if (w)
+			m &= ~fm | *w;
+	}
+	return m;
+}
+
+/*
  * The quick filters' tuple bits: per stack, dimension and value, the tuples
  * with a rule that can match a packet with that value (rules/quick.h). Set
  * as a rule is linked, cleared when its tuple goes, as the field filters.
@@ -485,10 +503,10 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
 static __always_inline int dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 {
 	const struct dynpf_stack *st = &p->st[0];
-	__u32 zero = 0, v6 = st->l3.version == 6, fs, idx;
+	__u32 zero = 0, v6 = st->l3.version == 6;
 	struct dynpf_tuple_sel *sel;
 	struct dynpf_qsel *qs;
-	__u64 m, fm, qf, qsp, qdp, *w;
+	__u64 m, qf, qsp, qdp;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	if (!sel)
@@ -520,18 +538,7 @@ static __always_inline int dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 		m &= qsp | qs->t[0][DYNPF_QF_SPORT][st->l4.sport >> 8];
 		m &= qdp | qs->t[0][DYNPF_QF_DPORT][st->l4.dport >> 8];
 	}
-	for (fs = 0; m && fs < DYNPF_FS_NFIELDS; fs++) {
-		fm = sel->filt[0][v6][fs] & m;
-		if (!fm)
-			continue;
-		idx = dynpf_fs_idx(0, fs,
-				   dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, st->l4.sport,
-						   st->l4.dport, fs, v6));
-		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
-		if (w)
-			m &= ~fm | *w;
-	}
-	return m != 0;
+	return dynpf_fs_filter(sel, m, st, NULL, 0, v6) != 0;
 }
 #define DYNPF_TCP_OPT_GATE(p) dynpf_tcp_opt_wanted(p)
 
