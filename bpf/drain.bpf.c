@@ -253,6 +253,15 @@ DYNPF_SUBPROG int dynpf_qf_dims_g(const struct dynpf_rule *r)
 	return r ? dynpf_qf_dims(r) : 0;
 }
 
+/* Rule r's TCP option types (rules/match.h), into *types: as above. */
+DYNPF_SUBPROG int dynpf_rule_tcp_opt_types_g(const struct dynpf_rule *r, __u64 *types)
+{
+	if (!r || !types)
+		return 0;
+	*types = dynpf_rule_tcp_opt_types(r);
+	return 0;
+}
+
 DYNPF_SUBPROG int dynpf_rule_check_g(const struct dynpf_rule *r, __u16 *field)
 {
 	if (!r || !field)
@@ -272,7 +281,8 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 {
 	__u32 k = 0, s = m->pad & (DYNPF_MAX_STACKS - 1), f, v6, i;
 	struct dynpf_tuple_sel *sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &k);
-	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1));
+	__u64 bit = 1ull << (t & (DYNPF_MAX_TUPLES - 1)), optk = 0;
+	struct dynpf_tuple_cnt *tc;
 	struct dynpf_tuple *tu;
 	struct dynpf_qsel *qs;
 
@@ -291,8 +301,20 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 			else
 				sel->filt[s][v6][f] &= ~bit;
 		}
+	/* The TCP option types its rules test (dynpf_sel_count()): none yet,
+	 * or none left; the union of the tuples' made again without them. */
+	tc = dynpf_tcnt(t);
+	if (tc)
+		tc->optk = 0;
 	if (on)
 		return;
+	bpf_for(i, 0, DYNPF_MAX_TUPLES) {
+		tc = dynpf_tcnt(i);
+		if (!tc)
+			break;
+		optk |= tc->optk;
+	}
+	sel->optk = optk;
 	bpf_for(i, 0, DYNPF_FS_NFIELDS * DYNPF_FS_VALS) {
 		__u32 idx = dynpf_fs_idx(s, i / DYNPF_FS_VALS, i);
 		__u64 *w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
@@ -518,12 +540,26 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 		}
 		qany |= !c->qwild[d];
 	}
-	/* The TCP option gate's tuples (bpf/rules.h, dynpf_tcp_opt_wanted()). */
+	/* The TCP option gate's tuples (bpf/rules.h, dynpf_tcp_opt_wanted()),
+	 * and the option types their walk must see. */
 	if (dynpf_rule_needs(r) & DYNPF_NEED_TCP_OPT) {
+		__u64 types = DYNPF_TCP_OPT_WHOLE;
+
+		dynpf_rule_tcp_opt_types_g(r, &types);
 		fz = !c->optw;
 		c->optw += delta;
 		if (fz != !c->optw)
 			dynpf_sel_bit(&sel->optw[s], t, c->optw);
+		if (types == DYNPF_TCP_OPT_WHOLE) {
+			fz = !c->optall;
+			c->optall += delta;
+			if (fz != !c->optall)
+				dynpf_sel_bit(&sel->optall[s], t, c->optall);
+		} else if (delta > 0) {
+			c->optk |= types;
+			if ((sel->optk & types) != types) /* packets read the line */
+				sel->optk |= types;
+		}
 	}
 	if (r->m.fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST))
 		f = r->m.family == 6 ? 2 : 1;

@@ -26,6 +26,13 @@
 #define DYNPF_WIRE __attribute__((packed))
 #endif
 
+/*
+ * A TCP option walk's wanted types (struct dynpf_area.tcp_want): every one.
+ * Fewer, a bitmap of types below 64, when the option gate (parsers/tcp.h)
+ * knows which ones the rules the packet may match test for presence.
+ */
+#define DYNPF_TCP_OPT_WHOLE (~0ull)
+
 #define dynpf_inline static __always_inline
 
 /*

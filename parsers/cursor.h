@@ -79,6 +79,15 @@ struct dynpf_area {
 	__u64 it[8];
 	__u64 forget; /* see dynpf_forget() */
 	/*
+	 * The TCP option walk may end once it has seen each of these types
+	 * (below 64): set by the TCP parser before each walk (the option
+	 * gate, tcp.h), DYNPF_TCP_OPT_WHOLE to walk the whole area; the walk
+	 * reads the iterator's copy. Here, not in the parser's frame: kept
+	 * there across the area's fetch, it took the programs' calls past
+	 * the 512 bytes of stack they may share.
+	 */
+	__u64 tcp_want;
+	/*
 	 * Where the window is: packet offset of its first byte and the bytes
 	 * it holds. Here rather than in the cursor: in a map value the
 	 * verifier does not track them, so parse paths that differ only in

@@ -100,18 +100,22 @@ dynpf_inline int dynpf_tcp_opts_fast(struct dynpf_cursor *c, struct dynpf_pkt *p
 
 /*
  * DYNPF_TCP_OPT_GATE(p): 0 when no rule that reads TCP options can match
- * packet p, its outer stack's TCP header parsed (bpf/rules.h, the BPF
- * build's, which defines it before it includes the parse graph). Natively,
- * and in builds without rules, 1: the area is walked.
+ * packet p, its outer stack's TCP header parsed, else the tuples of those
+ * that may; DYNPF_TCP_OPT_TYPES(those): the option types the walk must see
+ * before it may end (struct dynpf_area.tcp_want). bpf/rules.h, the BPF
+ * build's, defines both before it includes the parse graph. Natively, and
+ * in builds without rules: every tuple, the whole area.
  */
 #ifndef DYNPF_TCP_OPT_GATE
-#define DYNPF_TCP_OPT_GATE(p) 1
+#define DYNPF_TCP_OPT_GATE(p) (~0ull)
+#define DYNPF_TCP_OPT_TYPES(m) DYNPF_TCP_OPT_WHOLE
 #endif
 
 dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 {
 	struct dynpf_l4 *l4 = &p->st[c->stack & (DYNPF_MAX_STACKS - 1)].l4;
 	const struct dynpf_tcphdr *th = dynpf_cur_slice(c, c->off, struct dynpf_tcphdr);
+	__u64 cands;
 	__u32 doff;
 	int r;
 
@@ -145,8 +149,13 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	 * after the fast path, which costs less than the gate: asked before
 	 * it, syn with 10,000 rules (whose rules want its options) took 142
 	 * and 149 ns against 128 and 133. */
-	if ((c->skip & DYNPF_SKIP_TCP_OPT_GATE) && !c->stack && !c->decl && !DYNPF_TCP_OPT_GATE(p))
-		return DYNPF_P_NONE;
+	c->area->tcp_want = DYNPF_TCP_OPT_WHOLE;
+	if ((c->skip & DYNPF_SKIP_TCP_OPT_GATE) && !c->stack && !c->decl) {
+		cands = DYNPF_TCP_OPT_GATE(p);
+		if (!cands)
+			return DYNPF_P_NONE;
+		c->area->tcp_want = DYNPF_TCP_OPT_TYPES(cands);
+	}
 	r = dynpf_tlv_walk(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th), doff - sizeof(*th),
 			   0);
 	return r < 0 ? r : DYNPF_P_NONE;

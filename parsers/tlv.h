@@ -38,7 +38,10 @@ struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
 	__u64 len;   /* bytes in the area */
 	__u64 pos;   /* offset of the next TLV within the area */
 	__u64 base;  /* packet offset of the area */
-	__u64 type;  /* current TLV: type, total length, offset in area */
+	/* current TLV: type, total length, offset in area; the TCP loop
+	 * (dynpf_tcp_opt_loop()), which keeps its TLV in registers, has
+	 * type hold the types it wants (struct dynpf_area.tcp_want) */
+	__u64 type;
 	__u64 tlen;
 	__u64 toff;
 };

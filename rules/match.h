@@ -832,6 +832,49 @@ dynpf_inline __u32 dynpf_rule_needs(const struct dynpf_rule *r)
 	return needs;
 }
 
+/*
+ * What rule r, which reads TCP options (DYNPF_NEED_TCP_OPT), reads of an
+ * option area: the types below 64 it tests the presence of (bit t: type t),
+ * or DYNPF_TCP_OPT_WHOLE when it reads more (a value: MSS, window scale; a
+ * byte test; a type of 64 or more; a declared protocol, which may lie in
+ * an area). A walk that has seen every type of the first kind may end
+ * there: the rest of the area cannot change a presence test, since the
+ * types seen only grow as a walk goes on (the option gate, bpf/rules.h).
+ */
+dynpf_inline __u64 dynpf_rule_tcp_opt_types(const struct dynpf_rule *r)
+{
+	const struct dynpf_match *m = &r->m;
+	__u64 types = 0;
+	__u32 i;
+
+	for (i = 0; i < DYNPF_MATCH_TLVS; i++) {
+		if (i >= m->ntlv)
+			break;
+		if (m->tlv[i].family >= DYNPF_TLV_NFAM && m->tlv[i].family < DYNPF_TLV_NALL)
+			return DYNPF_TCP_OPT_WHOLE;
+		if (m->tlv[i].family != DYNPF_TLV_TCP_OPT)
+			continue;
+		if (m->tlv[i].type >= 64)
+			return DYNPF_TCP_OPT_WHOLE;
+		types |= 1ull << m->tlv[i].type;
+	}
+	for (i = 0; i < DYNPF_MATCH_VALS; i++) {
+		if (i >= m->nval)
+			break;
+		if (m->val[i].field == DYNPF_V_MSS || m->val[i].field == DYNPF_V_WSCALE)
+			return DYNPF_TCP_OPT_WHOLE;
+	}
+	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
+		if (i >= m->ndata)
+			break;
+		if (m->data[i].where == DYNPF_TLV_TCP_OPT ||
+		    (m->data[i].where >= DYNPF_TLV_NFAM && m->data[i].where < DYNPF_TLV_NALL))
+			return DYNPF_TCP_OPT_WHOLE;
+	}
+	/* None: it reads options some other way; all of them, then. */
+	return types ? types : DYNPF_TCP_OPT_WHOLE;
+}
+
 /* Rule order, (prio, id): is rule a before rule b? */
 dynpf_inline int dynpf_before(__u32 prio_a, __u32 id_a, __u32 prio_b, __u32 id_b)
 {

@@ -277,17 +277,31 @@ static __u64 optw0(void)
 	return sel_word(2 * DYNPF_MAX_STACKS);
 }
 
+/* optk and optall[0], before optw. */
+static __u64 optk(void)
+{
+	return sel_word(2 * DYNPF_MAX_STACKS + 1);
+}
+
+static __u64 optall0(void)
+{
+	return sel_word(3 * DYNPF_MAX_STACKS + 1);
+}
+
 /*
  * The TCP option gate's tuple bits (bpf/rules.h, dynpf_tcp_opt_wanted())
  * follow the rules that read options: two rules of one tuple (tcp dport
  * 80), one with a test of TCP option 30. The tuple's bit comes with that
  * rule and goes once it is reclaimed, while the tuple lives on with the
- * other rule.
+ * other rule. The option types the walk looks for (optk): type 30, kept
+ * while the tuple lives, gone with it; a rule of another tuple that reads
+ * the MSS's value puts its tuple in optall (the whole area) and no type in
+ * optk.
  */
 void test_optw_bits(void)
 {
-	struct dynpf_rule rules[2];
-	__u64 bit;
+	struct dynpf_rule rules[2], mss;
+	__u64 bit, mbit;
 
 	if (reopen(4096)) {
 		CHECK("option gate bits: reopen", 0, "cannot load the programs");
@@ -306,16 +320,38 @@ void test_optw_bits(void)
 	CHECK("option gate bits: the tuple's bit", __builtin_popcountll(bit) == 1 && optw0() == bit,
 	      "optw[0] %#llx, the tuple %#llx", (unsigned long long)optw0(),
 	      (unsigned long long)bit);
+	CHECK("option gate bits: type 30 wanted, no whole area",
+	      optk() == 1ull << 30 && optall0() == 0, "optk %#llx, optall[0] %#llx",
+	      (unsigned long long)optk(), (unsigned long long)optall0());
+	/* A /32 source, TCP, tcp mss 1-535: another mask, another tuple. */
+	mss = rule(3, 3, DYNPF_ACT_DROP);
+	m_proto(&mss, 6);
+	m_src4(&mss, 1, 32);
+	mss.m.val[0] = (struct dynpf_val_test){ .field = DYNPF_V_MSS, .lo = 1, .hi = 535 };
+	mss.m.nval = 1;
+	CHECK_EQ("option gate bits: an MSS value rule loads", txn(&mss, 1).a.err, 0);
+	mbit = optw0() & ~bit;
+	CHECK("option gate bits: its tuple wants the whole area",
+	      __builtin_popcountll(mbit) == 1 && optall0() == mbit && optk() == 1ull << 30,
+	      "optw[0] %#llx, optall[0] %#llx, optk %#llx", (unsigned long long)optw0(),
+	      (unsigned long long)optall0(), (unsigned long long)optk());
+	CHECK_EQ("option gate bits: delete the MSS rule", del_reclaimed(3), 0);
+	CHECK("option gate bits: no whole area", optall0() == 0 && optw0() == bit,
+	      "optall[0] %#llx, optw[0] %#llx", (unsigned long long)optall0(),
+	      (unsigned long long)optw0());
 	CHECK_EQ("option gate bits: delete the option rule", del_reclaimed(1), 0);
 	CHECK("option gate bits: cleared, the tuple kept", optw0() == 0 && fsel_dport(80) == bit,
 	      "optw[0] %#llx, port 80 %#llx", (unsigned long long)optw0(),
 	      (unsigned long long)fsel_dport(80));
+	CHECK("option gate bits: type 30 kept while its tuple lives", optk() == 1ull << 30,
+	      "optk %#llx", (unsigned long long)optk());
 	CHECK_EQ("option gate bits: the option rule again", txn(rules, 1).a.err, 0);
 	CHECK("option gate bits: set again", optw0() == bit, "optw[0] %#llx",
 	      (unsigned long long)optw0());
 	CHECK_EQ("option gate bits: delete both", del_reclaimed(1) ?: del_reclaimed(2), 0);
-	CHECK("option gate bits: none left", optw0() == 0, "optw[0] %#llx",
-	      (unsigned long long)optw0());
+	CHECK("option gate bits: none left", optw0() == 0 && optk() == 0,
+	      "optw[0] %#llx, optk %#llx", (unsigned long long)optw0(),
+	      (unsigned long long)optk());
 }
 
 /*
