@@ -507,7 +507,6 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
 	return bpf_map_lookup_elem(&dynpf_tuples, &k);
 }
 
-
 /*
  * The TCP option gate (parsers/tcp.h, DYNPF_SKIP_TCP_OPT_GATE): may a rule
  * that reads TCP options match packet p, whose outer stack's TCP header was

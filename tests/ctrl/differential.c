@@ -350,8 +350,7 @@ void test_optw_bits(void)
 	      (unsigned long long)optw0());
 	CHECK_EQ("option gate bits: delete both", del_reclaimed(1) ?: del_reclaimed(2), 0);
 	CHECK("option gate bits: none left", optw0() == 0 && optk() == 0,
-	      "optw[0] %#llx, optk %#llx", (unsigned long long)optw0(),
-	      (unsigned long long)optk());
+	      "optw[0] %#llx, optk %#llx", (unsigned long long)optw0(), (unsigned long long)optk());
 }
 
 /*
