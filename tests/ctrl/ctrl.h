@@ -76,6 +76,7 @@ void test_differential_mixed(void);
 void test_keyed_hint(void);
 void test_fs_counts(void);
 void test_optw_bits(void);
+void test_differential_options(void);
 void test_quick_tuples(void);
 /* quick.c */
 void test_quick(void);
