@@ -260,6 +260,9 @@ json_object *bench_rules_json(const struct bench_rules *r)
 							       dynpf_json_num(xf, "%.1f"));
 					json_object_object_add(c, "ratio_xdpfilter",
 							       dynpf_json_num(ns / xf, "%.3f"));
+					json_object_object_add(
+						c, "runs_xdpfilter_ns",
+						bench_json_u32s(v[P_XDPFILT], cfg->runs));
 				}
 				json_object_array_add(cls, c);
 			}

@@ -6,11 +6,22 @@
  * shows what it did to them. The test-run targets come from the rule
  * benchmarks (xdp-filter's all-features program timed in the same rounds,
  * the direct parser for the option areas); the live ones from --live.
+ *
+ * Each ratio is paired: taken per round, between two programs timed one
+ * after the other in that round, and the median of those is the figure.
+ * This VM has phases, seconds long, in which every program runs 1.3-1.5x
+ * slower; a median per program takes them whole when they fall on its
+ * rounds and not on the baseline's, and a ratio of two such medians moved
+ * by 0.2 between runs. A ratio of two rule sets (timed apart: one set is
+ * loaded at a time) is each set's cost against xdp-filter in its own
+ * rounds, the one over the other: xdp-filter does not read dynpf's maps,
+ * so what moves it is the machine. Without xdp-filter, the plain medians.
  */
 #include <stdio.h>
 
 #include "bench/live.h"
 #include "bench/rules.h"
+#include "lib/util.h"
 
 struct target {
 	const char *what;
@@ -20,16 +31,51 @@ struct target {
 	bool have;
 };
 
-/* The median of dynpf (P_DYNPF) or xdp-filter for shape sh, hook h, at `rules`. */
-static bool rules_ns(const struct bench_rules *r, size_t sh, size_t h, uint32_t rules, int prog,
-		     double *ns)
+/* The set of `rules` rules, or NULL: not measured in this run. */
+static const struct rb_set *rules_set(const struct bench_rules *r, uint32_t rules)
 {
 	for (size_t i = 0; r && i < r->cfg.ncounts; i++)
-		if (r->set[i].rules == rules) {
-			*ns = r->set[i].med[sh][h][prog];
-			return *ns > 0;
-		}
-	return false;
+		if (r->set[i].rules == rules)
+			return &r->set[i];
+	return NULL;
+}
+
+/* The median over the n rounds of a[i] / b[i]; 0 when a round lacks one. */
+static double paired(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+	double q[BENCH_RUNS_MAX];
+
+	if (!n || n > BENCH_RUNS_MAX)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!a[i] || !b[i])
+			return 0;
+		q[i] = (double)a[i] / b[i];
+	}
+	return dynpf_median(q, n);
+}
+
+/* dynpf on shape sh, xdp, with `rules` rules against xdp-filter in the same rounds. */
+static double vs_xf(const struct bench_rules *r, size_t sh, uint32_t rules)
+{
+	const struct rb_set *s = rules_set(r, rules);
+
+	if (!s || !r->xf_path[0] || r->xf_msg[0])
+		return 0;
+	return paired(s->ns[sh][0][P_DYNPF], s->ns[sh][0][P_XDPFILT], r->cfg.runs);
+}
+
+/* dynpf on shape sh, xdp: `rules` rules over `base` rules (see the top). */
+static double vs_set(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t base)
+{
+	const struct rb_set *a = rules_set(r, rules), *b = rules_set(r, base);
+	double na = vs_xf(r, sh, rules), nb = vs_xf(r, sh, base);
+
+	if (!a || !b)
+		return 0;
+	if (na > 0 && nb > 0)
+		return na / nb;
+	return b->med[sh][0][P_DYNPF] > 0 ? a->med[sh][0][P_DYNPF] / b->med[sh][0][P_DYNPF] : 0;
 }
 
 static void ratio(struct target *t, double a, double b, bool ok)
@@ -38,27 +84,30 @@ static void ratio(struct target *t, double a, double b, bool ok)
 	t->now = t->have ? a / b : 0;
 }
 
+/* A ratio measured as such: > 0, or not measured in this run. */
+static void ratio1(struct target *t, double q)
+{
+	ratio(t, q, 1, q > 0);
+}
+
 /* The test-run targets, from the rule benchmarks. */
 static size_t rules_targets(const struct bench_rules *r, struct target *t)
 {
-	static const uint32_t vs_xf[] = { 0, 1, 10000 };
+	static const uint32_t vs_xf_at[] = { 0, 1, 10000 };
 	static const double want_xf[] = { 0.9, 1.1, 1.4 };
 	size_t n = 0;
-	double a, b, worst = 0;
-	bool ok, any = false;
+	double q, worst = 0;
 
-	for (size_t k = 0; k < ARRAY_SIZE(vs_xf); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(vs_xf_at); k++)
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 			static char what[3][RB_NSHAPES][64];
 
 			if (k < 2 && sh) /* 0 and 1 rule: the syn packet */
 				continue;
 			snprintf(what[k][sh], sizeof(what[k][sh]), "%s xdp, %u rules / xdp-filter",
-				 r ? r->cfg.shape[sh].name : "?", vs_xf[k]);
+				 r ? r->cfg.shape[sh].name : "?", vs_xf_at[k]);
 			t[n] = (struct target){ .what = what[k][sh], .target = want_xf[k] };
-			ok = rules_ns(r, sh, 0, vs_xf[k], P_DYNPF, &a) &&
-			     rules_ns(r, sh, 0, vs_xf[k], P_XDPFILT, &b);
-			ratio(&t[n++], a, b, ok);
+			ratio1(&t[n++], vs_xf(r, sh, vs_xf_at[k]));
 		}
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		static char what[2][RB_NSHAPES][64];
@@ -66,14 +115,11 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 		snprintf(what[0][sh], sizeof(what[0][sh]), "%s xdp, 10000 rules / 1 rule",
 			 r ? r->cfg.shape[sh].name : "?");
 		t[n] = (struct target){ .what = what[0][sh], .target = 1.3 };
-		ok = rules_ns(r, sh, 0, 10000, P_DYNPF, &a) && rules_ns(r, sh, 0, 1, P_DYNPF, &b);
-		ratio(&t[n++], a, b, ok);
+		ratio1(&t[n++], vs_set(r, sh, 10000, 1));
 		snprintf(what[1][sh], sizeof(what[1][sh]), "%s xdp, 100000 rules / 10000",
 			 r ? r->cfg.shape[sh].name : "?");
 		t[n] = (struct target){ .what = what[1][sh], .target = 1.1 };
-		ok = rules_ns(r, sh, 0, 100000, P_DYNPF, &a) &&
-		     rules_ns(r, sh, 0, 10000, P_DYNPF, &b);
-		ratio(&t[n++], a, b, ok);
+		ratio1(&t[n++], vs_set(r, sh, 100000, 10000));
 	}
 	for (size_t k = 0; k < 2; k++) {
 		static char what[2][64];
@@ -81,21 +127,21 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 		snprintf(what[k], sizeof(what[k]), "%s xdp, rule on its options / direct",
 			 r ? r->cfg.opt_shape[k].name : "?");
 		t[n] = (struct target){ .what = what[k], .target = 2.0 };
-		ok = r && r->opts.med[k][0][RB_OPT_DIRECT] > 0;
-		ratio(&t[n++], ok ? r->opts.med[k][0][RB_OPT_DYNPF] : 0,
-		      ok ? r->opts.med[k][0][RB_OPT_DIRECT] : 0, ok);
+		ratio1(&t[n++], r && r->opts.med[k][0][RB_OPT_DIRECT] > 0
+					? paired(r->opts.ns[k][0][RB_OPT_DYNPF],
+						 r->opts.ns[k][0][RB_OPT_DIRECT], r->cfg.runs)
+					: 0);
 	}
 	/* TC against XDP on the same packet and rules: the worst of them. */
 	for (size_t i = 0; r && i < r->cfg.ncounts; i++)
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
-			a = r->set[i].med[sh][1][P_DYNPF];
-			b = r->set[i].med[sh][0][P_DYNPF];
-			if (a > 0 && b > 0 && a / b > worst)
-				worst = a / b;
-			any |= a > 0 && b > 0;
+			q = paired(r->set[i].ns[sh][1][P_DYNPF], r->set[i].ns[sh][0][P_DYNPF],
+				   r->cfg.runs);
+			if (q > worst)
+				worst = q;
 		}
 	t[n] = (struct target){ .what = "tc / xdp, same packet and rules (worst)", .target = 1.3 };
-	ratio(&t[n++], worst, 1, any);
+	ratio1(&t[n++], worst);
 	return n;
 }
 
