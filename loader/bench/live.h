@@ -143,6 +143,29 @@ struct lv_push {
 	struct lv_series per_s;
 };
 
+/*
+ * The live targets' figure: LV_PAIRS pairs of slices of LV_SLICE_MS, the
+ * empty program's and dynpf's one after the other (every other pair the
+ * other way round), the ratio per pair and its median. The configurations'
+ * runs are seconds apart, and this VM has phases, seconds long, in which
+ * every frame costs 1.3-1.5x: a ratio of two runs moved by 0.07 between
+ * make bench runs, on a target 0.05 wide.
+ */
+#define LV_PAIRS 5
+#define LV_SLICE_MS 1000
+#define LV_WARM_MS 100 /* traffic on before a slice's counters are read */
+struct lv_pairs {
+	bool done;
+	double empty[LV_PAIRS], dynpf[LV_PAIRS]; /* received Mpps of each slice */
+	double ratio[LV_PAIRS];                  /* dynpf / empty, per pair */
+	double med;
+};
+enum {
+	LV_PAIR_XDP1,
+	LV_PAIR_XDP_BIG,
+	LV_NPAIRS
+};
+extern const int lv_pair_conf[LV_NPAIRS];
 enum {
 	XB_NOT_RUN,
 	XB_OK,
@@ -162,6 +185,7 @@ struct bench_live {
 	uint32_t exp_drop[2], exp_pass[2]; /* [0] 1 rule, [1] 10,000 */
 	uint32_t exp_catch_all[2];         /* decided by the catch-all */
 	struct lv_run run[LV_NCONF];
+	struct lv_pairs pairs[LV_NPAIRS];
 	struct lv_push push;
 	/* Single-rule transactions under the same traffic, after the push. */
 	struct rb_single single;
@@ -261,6 +285,7 @@ uint64_t lv_sum_acts(const uint64_t *a);
 int lv_window_tick(struct lv_ctx *x, int conf, struct lv_window *w, const char *what,
 		   struct lv_series *s, const char *extra);
 int lv_run_conf(struct lv_ctx *x, int conf);
+int lv_run_pairs(struct lv_ctx *x, int pair);
 
 /* live_rules.c */
 void lv_rule(uint32_t id, struct dynpf_rule *r);

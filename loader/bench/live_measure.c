@@ -4,7 +4,8 @@
  * generator send for the duration, a line a second (like xdp-bench), take
  * the figure from the first to the last tick, stop, let the ring drain,
  * detach. For the 10,000-rule XDP run, the rule updates are pushed
- * (live_push.c) after the measured seconds, the traffic still on.
+ * (live_push.c) after the measured seconds, the traffic still on. Then
+ * the pairs of slices the live targets are measured with (live.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "bench/live.h"
 #include "lib/log.h"
+#include "lib/util.h"
 
 static int series_add(struct lv_series *s, double v)
 {
@@ -157,4 +159,81 @@ out:
 	lv_sender_set(&x->tx, TX_IDLE);
 	rx_detach(x);
 	return err;
+}
+
+/* ---- the pairs of slices --------------------------------------------------------- */
+
+const int lv_pair_conf[LV_NPAIRS] = { [LV_PAIR_XDP1] = LV_XDP1, [LV_PAIR_XDP_BIG] = LV_XDP_BIG };
+
+/*
+ * One slice: conf's receiver attached, traffic for LV_WARM_MS, then its
+ * counters over LV_SLICE_MS; traffic off, the ring drained, detached.
+ * *mpps: what it received a second.
+ */
+static int slice(struct lv_ctx *x, int conf, double *mpps)
+{
+	uint64_t a0[DYNPF_STATS_ACTS], a1[DYNPF_STATS_ACTS];
+	double t0, t1;
+	int err;
+
+	err = rx_attach(x, conf);
+	if (err)
+		return err;
+	lv_sender_set(&x->tx, TX_RUN);
+	sleep_until(dynpf_now() + LV_WARM_MS / 1e3);
+	err = lv_signalled() ?: lv_sender_error(&x->tx) ?: lv_rx_read(x, conf, a0);
+	if (err)
+		goto out;
+	t0 = dynpf_now();
+	sleep_until(t0 + LV_SLICE_MS / 1e3);
+	err = lv_signalled() ?: lv_sender_error(&x->tx) ?: lv_rx_read(x, conf, a1);
+	t1 = dynpf_now();
+	if (err)
+		goto out;
+	for (int i = 0; i < DYNPF_STATS_ACTS; i++)
+		a1[i] -= a0[i];
+	*mpps = lv_sum_acts(a1) / (t1 - t0) / 1e6;
+out:
+	lv_sender_set(&x->tx, TX_IDLE);
+	usleep(LV_DRAIN_MS * 1000);
+	rx_detach(x);
+	return err;
+}
+
+/*
+ * The pairs of one live target (live.h): the empty program and dynpf's
+ * configuration of the pair in turn, on the rule set loaded now.
+ */
+int lv_run_pairs(struct lv_ctx *x, int pair)
+{
+	struct lv_pairs *pp = &x->res->pairs[pair];
+	int conf = lv_pair_conf[pair];
+	int err = 0;
+
+	pr_info("bench --live: %s against the empty program, %d pairs of %d ms\n",
+		lv_confs[conf].label, LV_PAIRS, LV_SLICE_MS);
+	for (int i = 0; !err && i < LV_PAIRS; i++) {
+		/* Every other pair the other way round: neither always first. */
+		if (i & 1)
+			err = slice(x, conf, &pp->dynpf[i]) ?: slice(x, LV_EMPTY, &pp->empty[i]);
+		else
+			err = slice(x, LV_EMPTY, &pp->empty[i]) ?: slice(x, conf, &pp->dynpf[i]);
+		if (!err && pp->empty[i] <= 0) {
+			p_err("bench --live: the empty program received nothing in %d ms",
+			      LV_SLICE_MS);
+			err = -EIO;
+		}
+		if (!err) {
+			pp->ratio[i] = pp->dynpf[i] / pp->empty[i];
+			if (x->cfg->print_live)
+				printf("%-12s pair %d: empty %.3f Mpps, dynpf %.3f, %.3fx\n",
+				       lv_confs[conf].tag, i + 1, pp->empty[i], pp->dynpf[i],
+				       pp->ratio[i]);
+		}
+	}
+	if (err)
+		return err;
+	pp->med = dynpf_median(pp->ratio, LV_PAIRS);
+	pp->done = true;
+	return 0;
 }

@@ -45,12 +45,29 @@ void bench_live_print_text(const struct bench_live *r)
 		       mpps(run->act[DYNPF_ACT_DROP], run->secs),
 		       mpps(run->act[DYNPF_ACT_REDIRECT], run->secs), mpps(run->sent, run->secs));
 	}
+	for (int k = 0; k < LV_NPAIRS; k++) {
+		const struct lv_pairs *pp = &r->pairs[k];
+		double lo = 0, hi = 0;
+
+		if (!pp->done)
+			continue;
+		for (int i = 0; i < LV_PAIRS; i++) {
+			lo = !i || pp->ratio[i] < lo ? pp->ratio[i] : lo;
+			hi = !i || pp->ratio[i] > hi ? pp->ratio[i] : hi;
+		}
+		printf("%-23s %13.2fx  paired: the median of %d pairs (%.2f-%.2f)\n",
+		       lv_confs[lv_pair_conf[k]].label, pp->med, LV_PAIRS, lo, hi);
+	}
 	printf("\nMpps: frames the receiver counted a second, over the seconds the generator\n"
 	       "sent (pass, drop, redirect: dynpf's per-action counters in dynpf_stats; the\n"
 	       "empty program counts its own). x empty: Mpps / the empty program's Mpps.\n"
 	       "+ns/frame: 1/Mpps - 1/(empty Mpps), what a frame costs above the empty\n"
 	       "program. sent: Mpps the generator made; a frame the receiver had no room\n"
-	       "for would be dropped at its veth ring.\n");
+	       "for would be dropped at its veth ring. paired: the targets' figure, %d\n"
+	       "pairs of %d ms slices, the empty program's and dynpf's one after the other\n"
+	       "on the same rule set (every other pair the other way round), the median of\n"
+	       "their ratios, and their range.\n",
+	       LV_PAIRS, LV_SLICE_MS);
 	printf("Generator: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES of\n"
 	       "bench_live_tx (XDP_TX) on %s, each frame the capture's next one, in\n"
 	       "batches of %u, one test run until stopped; one thread pinned to CPU %d.\n",
@@ -190,6 +207,29 @@ json_object *bench_live_json(const struct bench_live *r)
 		json_object_array_add(confs, j);
 	}
 	json_object_object_add(o, "configurations", confs);
+	{
+		json_object *a = json_object_new_array();
+
+		for (int k = 0; k < LV_NPAIRS; k++) {
+			const struct lv_pairs *pp = &r->pairs[k];
+			json_object *j = json_object_new_object();
+
+			if (!pp->done)
+				continue;
+			json_object_object_add(
+				j, "name", json_object_new_string(lv_confs[lv_pair_conf[k]].key));
+			json_object_object_add(j, "slice_ms", json_object_new_int(LV_SLICE_MS));
+			json_object_object_add(j, "empty_mpps",
+					       bench_json_doubles(pp->empty, LV_PAIRS, "%.3f"));
+			json_object_object_add(j, "dynpf_mpps",
+					       bench_json_doubles(pp->dynpf, LV_PAIRS, "%.3f"));
+			json_object_object_add(j, "ratios",
+					       bench_json_doubles(pp->ratio, LV_PAIRS, "%.3f"));
+			json_object_object_add(j, "median", dynpf_json_num(pp->med, "%.3f"));
+			json_object_array_add(a, j);
+		}
+		json_object_object_add(o, "pairs", a);
+	}
 	if (p->done) {
 		json_object *j = json_object_new_object();
 

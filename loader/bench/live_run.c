@@ -272,6 +272,10 @@ int bench_live_run(const struct bench_live_cfg *cfg, struct bench_live **out)
 
 		if (lv_confs[conf].rules && x.rules < lv_confs[conf].rules)
 			err = lv_load_set(&x, lv_confs[conf].rules);
+		/* The target's pairs on this rule set, before the push changes it. */
+		for (int k = 0; !err && k < LV_NPAIRS; k++)
+			if (lv_pair_conf[k] == conf)
+				err = lv_run_pairs(&x, k);
 		err = err ?: lv_run_conf(&x, conf);
 	}
 	if (!err && cfg->xdp_bench)
