@@ -49,22 +49,35 @@ DYNPF_SUBPROG int dynpf_data_test_g(const struct bpf_dynptr *dp, const struct dy
 }
 
 /*
- * A global subprogram: verified once with any rule and any parse result,
- * not once per place the chain walk reaches it. dp is read only by a rule's
- * byte tests (DYNPF_M_DATA), through a clone made first (see above): its
- * call is paid only by the rules with byte tests.
+ * A rule's tests but its byte tests: a global subprogram, verified once
+ * with any rule and any parse result, not once per place the chain walk
+ * reaches it.
  */
-DYNPF_SUBPROG int dynpf_rule_match_g(const struct bpf_dynptr *dp, const struct dynpf_rule *r,
-				     const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
+DYNPF_SUBPROG int dynpf_rule_match_g(const struct dynpf_rule *r, const struct dynpf_pkt *p,
+				     const struct dynpf_cls_view *v)
+{
+	if (!r || !p || !v)
+		return 0;
+	return dynpf_rule_match_fields(r, p, v);
+}
+
+/*
+ * A rule's byte tests (DYNPF_M_DATA), once its other tests matched: called
+ * only for the rules that have some. dp is read through a clone made first
+ * (see above). Apart from dynpf_rule_match_g(), not called from it: the
+ * packet program's frame, this one's and a byte test's are one chain of
+ * calls, which may use 512 bytes of stack in all, and the three were 512
+ * with the rule's other tests in this frame (dynpf_rule_match_g(), 120
+ * bytes, where this one needs 48): the packet program's frame had no byte
+ * to spare, and each change to the parse that grew it failed to load.
+ */
+DYNPF_SUBPROG int dynpf_rule_data_g(const struct bpf_dynptr *dp, const struct dynpf_rule *r,
+				    const struct dynpf_pkt *p, const struct dynpf_cls_view *v)
 {
 	struct bpf_dynptr pkt;
 	__u32 i;
 
-	if (!r || !p || !v)
-		return 0;
-	if (!(r->m.fields & DYNPF_M_DATA))
-		return dynpf_rule_match_fields(r, p, v);
-	if (bpf_dynptr_clone(dp, &pkt) || !dynpf_rule_match_fields(r, p, v))
+	if (bpf_dynptr_clone(dp, &pkt) || !r || !p || !v)
 		return 0;
 	for (i = 0; i < DYNPF_MATCH_DATA; i++) {
 		if (i >= r->m.ndata)
@@ -267,7 +280,9 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 	 * meets fail one of them, and then life does not matter. */
 	q = dynpf_quick(&e->r, &e->q, &cs->q[e->r.m.stack & (DYNPF_MAX_STACKS - 1)], p);
 	if (q != DYNPF_Q_FAIL && dynpf_ent_alive(e, cs->gen) &&
-	    (q == DYNPF_Q_MATCH || dynpf_rule_match_g(dp, &e->r, p, &cs->view)))
+	    (q == DYNPF_Q_MATCH ||
+	     (dynpf_rule_match_g(&e->r, p, &cs->view) &&
+	      (!(e->r.m.fields & DYNPF_M_DATA) || dynpf_rule_data_g(dp, &e->r, p, &cs->view)))))
 		return !dynpf_cls_hit(cs, e, idx);
 	return 1;
 }
