@@ -151,7 +151,7 @@ struct lv_push {
  * every frame costs 1.3-1.5x: a ratio of two runs moved by 0.07 between
  * make bench runs, on a target 0.05 wide.
  */
-#define LV_PAIRS 5
+#define LV_PAIRS 7
 #define LV_SLICE_MS 1000
 #define LV_WARM_MS 100 /* traffic on before a slice's counters are read */
 struct lv_pairs {
