@@ -903,7 +903,7 @@ bpffs_list() { find /sys/fs/bpf -mindepth 1 -maxdepth 1 -printf '%f\n' | sort; }
 bench_rules_tables() {
 	local out=$OUT/bench_rules.out want before new
 	before=$(bpffs_list)
-	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 100 >"$out" 2>&1 ||
+	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 1,100 >"$out" 2>&1 ||
 		{ cat "$out"; return 1; }
 	# xdp-filter's object asks for its maps to be pinned by name: not by us.
 	new=$(bpffs_list | grep -vxF -- "$before")
@@ -913,12 +913,14 @@ bench_rules_tables() {
 		'^submit to effective' '^ +100 +[0-9.]+ ' '^nft' '^  xdp-filter, all ' \
 		'^single-rule transactions, the rule set idle' '^ +replace +[0-9]+ ' \
 		'^in force when acked: 3000 of 3000 ' '^ +dynpf rule add +[0-9.]+ ' \
-		'^dynpf rules apply FILE, 100000 changes'; do
+		'^dynpf rules apply FILE, 100000 changes' '^  loaded again +[0-9.]+ +[0-9.]+ ' \
+		'^syn xdp, 1 rules / xdp-filter +<= +1\.10 +[0-9.]+x +(met|MISSED)$' \
+		'^syn xdp, 10000 rules / 1 rule +<= +1\.30 +- +not measured'; do
 		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
 	done
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
 }
-t "bench --rules-only --rule-counts 100 prints the rule tables" bench_rules_tables
+t "bench --rules-only --rule-counts 1,100 prints the rule tables and its targets" bench_rules_tables
 # --print-rules: the generated set as a rule file that rules check takes
 # whole, N rules, the catch-all last; refused with another option.
 bench_print_rules() {
@@ -957,6 +959,12 @@ bench_live_smoke() {
 	grep -qE '^  control: .* counted [1-9][0-9]* packets' "$out" ||
 		{ echo "the control was not seen:"; cat "$out"; return 1; }
 	grep -q '^xdp-bench: ' "$out" || { echo "nothing said of xdp-bench:"; cat "$out"; return 1; }
+	for conf in 'dynpf XDP, 1 rule' 'dynpf XDP, 10,000 rules'; do
+		grep -qE "^$conf +[0-9.]+x  paired: the median of 7 pairs \([0-9.]+-[0-9.]+\)$" "$out" ||
+			{ echo "no pairs for '$conf':"; cat "$out"; return 1; }
+	done
+	grep -qE '^live: xdp, 10,000 rules / empty XDP_DROP +>= +0\.55 +[0-9.]+x +(met|MISSED)$' "$out" ||
+		{ echo "no live target:"; cat "$out"; return 1; }
 	! ip netns list | grep "dynpf-tb-$pid-" || { echo "namespaces left"; return 1; }
 	new=$(bpffs_list | grep -vxF -- "$before" | grep -vE "$others")
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }

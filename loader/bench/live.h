@@ -152,10 +152,11 @@ struct lv_push {
  * make bench runs, on a target 0.05 wide.
  */
 #define LV_PAIRS 7
-#define LV_SLICE_MS 1000
-#define LV_WARM_MS 100 /* traffic on before a slice's counters are read */
+#define LV_SLICE_MS 1000 /* with --duration 5 or more; 200 ms a second below */
+#define LV_WARM_MS 100   /* traffic on before a slice's counters are read */
 struct lv_pairs {
 	bool done;
+	uint32_t slice_ms;
 	double empty[LV_PAIRS], dynpf[LV_PAIRS]; /* received Mpps of each slice */
 	double ratio[LV_PAIRS];                  /* dynpf / empty, per pair */
 	double med;

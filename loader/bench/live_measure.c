@@ -167,10 +167,10 @@ const int lv_pair_conf[LV_NPAIRS] = { [LV_PAIR_XDP1] = LV_XDP1, [LV_PAIR_XDP_BIG
 
 /*
  * One slice: conf's receiver attached, traffic for LV_WARM_MS, then its
- * counters over LV_SLICE_MS; traffic off, the ring drained, detached.
+ * counters over ms; traffic off, the ring drained, detached.
  * *mpps: what it received a second.
  */
-static int slice(struct lv_ctx *x, int conf, double *mpps)
+static int slice(struct lv_ctx *x, int conf, uint32_t ms, double *mpps)
 {
 	uint64_t a0[DYNPF_STATS_ACTS], a1[DYNPF_STATS_ACTS];
 	double t0, t1;
@@ -185,7 +185,7 @@ static int slice(struct lv_ctx *x, int conf, double *mpps)
 	if (err)
 		goto out;
 	t0 = dynpf_now();
-	sleep_until(t0 + LV_SLICE_MS / 1e3);
+	sleep_until(t0 + ms / 1e3);
 	err = lv_signalled() ?: lv_sender_error(&x->tx) ?: lv_rx_read(x, conf, a1);
 	t1 = dynpf_now();
 	if (err)
@@ -208,19 +208,22 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 {
 	struct lv_pairs *pp = &x->res->pairs[pair];
 	int conf = lv_pair_conf[pair];
+	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
 	int err = 0;
 
-	pr_info("bench --live: %s against the empty program, %d pairs of %d ms\n",
-		lv_confs[conf].label, LV_PAIRS, LV_SLICE_MS);
+	pp->slice_ms = ms;
+	pr_info("bench --live: %s against the empty program, %d pairs of %u ms\n",
+		lv_confs[conf].label, LV_PAIRS, ms);
 	for (int i = 0; !err && i < LV_PAIRS; i++) {
 		/* Every other pair the other way round: neither always first. */
 		if (i & 1)
-			err = slice(x, conf, &pp->dynpf[i]) ?: slice(x, LV_EMPTY, &pp->empty[i]);
+			err = slice(x, conf, ms, &pp->dynpf[i]) ?:
+			      slice(x, LV_EMPTY, ms, &pp->empty[i]);
 		else
-			err = slice(x, LV_EMPTY, &pp->empty[i]) ?: slice(x, conf, &pp->dynpf[i]);
+			err = slice(x, LV_EMPTY, ms, &pp->empty[i]) ?:
+			      slice(x, conf, ms, &pp->dynpf[i]);
 		if (!err && pp->empty[i] <= 0) {
-			p_err("bench --live: the empty program received nothing in %d ms",
-			      LV_SLICE_MS);
+			p_err("bench --live: the empty program received nothing in %u ms", ms);
 			err = -EIO;
 		}
 		if (!err) {

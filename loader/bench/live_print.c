@@ -64,10 +64,10 @@ void bench_live_print_text(const struct bench_live *r)
 	       "+ns/frame: 1/Mpps - 1/(empty Mpps), what a frame costs above the empty\n"
 	       "program. sent: Mpps the generator made; a frame the receiver had no room\n"
 	       "for would be dropped at its veth ring. paired: the targets' figure, %d\n"
-	       "pairs of %d ms slices, the empty program's and dynpf's one after the other\n"
+	       "pairs of %u ms slices, the empty program's and dynpf's one after the other\n"
 	       "on the same rule set (every other pair the other way round), the median of\n"
 	       "their ratios, and their range.\n",
-	       LV_PAIRS, LV_SLICE_MS);
+	       LV_PAIRS, r->pairs[LV_PAIR_XDP_BIG].slice_ms);
 	printf("Generator: BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES of\n"
 	       "bench_live_tx (XDP_TX) on %s, each frame the capture's next one, in\n"
 	       "batches of %u, one test run until stopped; one thread pinned to CPU %d.\n",
@@ -218,7 +218,7 @@ json_object *bench_live_json(const struct bench_live *r)
 				continue;
 			json_object_object_add(
 				j, "name", json_object_new_string(lv_confs[lv_pair_conf[k]].key));
-			json_object_object_add(j, "slice_ms", json_object_new_int(LV_SLICE_MS));
+			json_object_object_add(j, "slice_ms", json_object_new_int(pp->slice_ms));
 			json_object_object_add(j, "empty_mpps",
 					       bench_json_doubles(pp->empty, LV_PAIRS, "%.3f"));
 			json_object_object_add(j, "dynpf_mpps",

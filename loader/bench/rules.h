@@ -138,6 +138,15 @@ enum {
 #define RB_NSTAGES 5
 extern const char *const rb_stage_names[RB_NSTAGES + 1];
 
+/*
+ * Placements: dynpf_xdp loaded RB_NPLACES - 1 more times, the same object
+ * on the same maps, and timed beside the bench's own (placement 0). Where
+ * the kernel puts a program's code moved one packet's cost by a fifth
+ * (docs/bench.md): the targets take, per placement, the ratio to the
+ * baseline, and then the median over the placements.
+ */
+#define RB_NPLACES 3
+
 /* One rule count: its load and its classification figures. */
 struct rb_set {
 	uint32_t rules;
@@ -153,6 +162,9 @@ struct rb_set {
 	double stage_med[RB_NSHAPES][RB_NSTAGES];
 	uint32_t versus_ns[RB_NSHAPES][BENCH_RUNS_MAX]; /* --versus's dynpf_xdp */
 	double versus_med[RB_NSHAPES];
+	/* dynpf_xdp in placement p >= 1 (0: ns[.][0][P_DYNPF]) */
+	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
+	double place_med[RB_NSHAPES][RB_NPLACES];
 };
 
 struct rb_upd {
@@ -268,6 +280,7 @@ struct bench_rules {
 	char xf_path[256]; /* xdp-filter's object, "" when absent */
 	char xf_msg[256];  /* why it is absent or did not load */
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
+	uint32_t nplaces; /* placements of dynpf_xdp timed: RB_NPLACES */
 };
 
 struct bpf_object;
@@ -281,6 +294,8 @@ struct rb_ctx {
 	int prog_fd[RB_NHOOKS];
 	struct dynpf_bpf *stage[RB_NSTAGES]; /* the ablation's programs */
 	int stage_fd[RB_NSTAGES];            /* their dynpf_xdp, or -1 */
+	struct dynpf_bpf *place[RB_NPLACES]; /* [0] unused: the bench's own */
+	int place_fd[RB_NPLACES];            /* dynpf_xdp of placement p >= 1, or -1 */
 	struct bpf_object *versus;           /* --versus's object, and its dynpf_xdp */
 	int versus_fd;
 	int xf_fd; /* xdp-filter's program, or -1 */

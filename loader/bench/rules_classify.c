@@ -139,7 +139,8 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct bench_rules_cfg *cfg = x->cfg;
-	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 1)], *j = jobs;
+	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 1 + RB_NPLACES)],
+		*j = jobs;
 	size_t failed;
 	int err;
 
@@ -160,6 +161,17 @@ int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 					.want = rb_hooks[h].pass,
 					.ns = s->ns[sh][h][p],
 					.median = &s->med[sh][h][p],
+				};
+			/* The other placements of dynpf_xdp (rules.h), next to
+			 * xdp-filter's job; 0 is the bench's own, above. */
+			for (int k = 0; !h && k < RB_NPLACES; k++)
+				*j++ = (struct bench_job){
+					.fd = x->place_fd[k], /* -1: left out */
+					.pkt = cfg->shape[sh].pkt,
+					.len = cfg->shape[sh].len,
+					.want = rb_hooks[0].pass,
+					.ns = s->place_ns[sh][k],
+					.median = &s->place_med[sh][k],
 				};
 		}
 	}

@@ -72,6 +72,12 @@ static void print_classify(const struct bench_rules *r)
 				printf(" %9.1f",
 				       r->set[i].med[sh][h][P_DYNPF] - zero->med[sh][h][P_DYNPF]);
 			printf("\n");
+			for (uint32_t k = 1; !h && k < r->nplaces; k++) {
+				printf("%-24s %7s", k == 1 ? "  loaded again" : "", "");
+				for (size_t i = 0; i < cfg->ncounts; i++)
+					printf(" %9.1f", r->set[i].place_med[sh][k]);
+				printf("\n");
+			}
 			if (h || !r->xf_path[0] || r->xf_msg[0])
 				continue;
 			printf("%-24s %7s", "  xdp-filter, all", "");
@@ -99,6 +105,11 @@ static void print_classify(const struct bench_rules *r)
 	       "none\": the classifier's share. The rule counts are timed one after the other,\n"
 	       "not interleaved: drift between columns shows in the empty program's runs\n"
 	       "(-j). In this VM the figures move by about +-20%% from run to run.\n");
+	if (r->nplaces > 1)
+		printf("loaded again: the same dynpf_xdp loaded %u more times on the same maps and\n"
+		       "timed in the same rounds: where the kernel puts a program's code moves its\n"
+		       "cost (docs/bench.md); the xdp targets take the median over the %u loads.\n",
+		       r->nplaces - 1, r->nplaces);
 	if (r->xf_msg[0])
 		printf("xdp-filter: %s%s%s, not measured.\n", r->xf_path, r->xf_path[0] ? ": " : "",
 		       r->xf_msg);
@@ -263,6 +274,15 @@ json_object *bench_rules_json(const struct bench_rules *r)
 					json_object_object_add(
 						c, "runs_xdpfilter_ns",
 						bench_json_u32s(v[P_XDPFILT], cfg->runs));
+				}
+				if (!h && r->nplaces > 1) {
+					json_object *pl = json_object_new_array();
+
+					for (uint32_t k = 1; k < r->nplaces; k++)
+						json_object_array_add(
+							pl, bench_json_u32s(s->place_ns[sh][k],
+									    cfg->runs));
+					json_object_object_add(c, "runs_dynpf_ns_loaded_again", pl);
 				}
 				json_object_array_add(cls, c);
 			}

@@ -144,45 +144,68 @@ static int versus_open(struct rb_ctx *x, const char *path)
 	return 0;
 }
 
+/*
+ * dynpf_xdp of dynpf's object loaded again on x->skel's maps, stopped after
+ * stage stop (0: the whole program): *out and its program's fd in *fd.
+ */
+static int open_copy(struct rb_ctx *x, int stop, struct dynpf_bpf **out, int *fd)
+{
+	struct dynpf_bpf *s = dynpf_bpf__open();
+	struct bpf_program *p;
+	int err;
+
+	if (!s) {
+		err = -errno;
+		p_err("bench: cannot open dynpf's BPF object: %s", strerror(-err));
+		return err;
+	}
+	*out = s;
+	bpf_object__for_each_program(p, s->obj)
+		bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
+	err = copy_rodata(s->obj, x->skel);
+	if (!err)
+		s->rodata->dynpf_stop_after = stop;
+	err = err ?: dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
+	err = err ?: reuse_maps(s->obj, x->skel);
+	if (err) {
+		p_err("bench: cannot share the maps with a copy of dynpf_xdp: %s", strerror(-err));
+		return err;
+	}
+	err = dynpf_bpf__load(s);
+	if (err) {
+		bench_say_unloaded("bench", stop ? "dynpf_xdp stopped after a stage" : "dynpf_xdp",
+				   err);
+		return err;
+	}
+	*fd = bpf_program__fd(s->progs.dynpf_xdp);
+	return 0;
+}
+
 int rb_stages_open(struct rb_ctx *x)
 {
-	struct bpf_program *p;
 	int err;
 
 	x->versus_fd = -1;
 	for (int k = 0; k < RB_NSTAGES; k++)
 		x->stage_fd[k] = -1;
+	for (int k = 0; k < RB_NPLACES; k++)
+		x->place_fd[k] = -1;
 	if (x->cfg->versus) {
 		err = versus_open(x, x->cfg->versus);
 		if (err)
 			return err;
 	}
 	for (int k = 0; k < RB_NSTAGES; k++) {
-		struct dynpf_bpf *s = dynpf_bpf__open();
-
-		if (!s) {
-			err = -errno;
-			p_err("bench: cannot open dynpf's BPF object: %s", strerror(-err));
+		err = open_copy(x, k + 1, &x->stage[k], &x->stage_fd[k]);
+		if (err)
 			return err;
-		}
-		x->stage[k] = s;
-		s->rodata->dynpf_stop_after = k + 1;
-		bpf_object__for_each_program(p, s->obj)
-			bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
-		err = dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
-		err = err ?: reuse_maps(s->obj, x->skel);
-		if (err) {
-			p_err("bench: cannot share the maps with the stage programs: %s",
-			      strerror(-err));
-			return err;
-		}
-		err = dynpf_bpf__load(s);
-		if (err) {
-			bench_say_unloaded("bench", "dynpf_xdp stopped after a stage", err);
-			return err;
-		}
-		x->stage_fd[k] = bpf_program__fd(s->progs.dynpf_xdp);
 	}
+	for (int k = 1; k < RB_NPLACES; k++) {
+		err = open_copy(x, 0, &x->place[k], &x->place_fd[k]);
+		if (err)
+			return err;
+	}
+	x->res->nplaces = RB_NPLACES;
 	return 0;
 }
 
@@ -193,6 +216,10 @@ void rb_stages_close(struct rb_ctx *x)
 	for (int k = 0; k < RB_NSTAGES; k++) {
 		dynpf_bpf__destroy(x->stage[k]);
 		x->stage[k] = NULL;
+	}
+	for (int k = 0; k < RB_NPLACES; k++) {
+		dynpf_bpf__destroy(x->place[k]);
+		x->place[k] = NULL;
 	}
 }
 

@@ -16,6 +16,9 @@
  * loaded at a time) is each set's cost against xdp-filter in its own
  * rounds, the one over the other: xdp-filter does not read dynpf's maps,
  * so what moves it is the machine. Without xdp-filter, the plain medians.
+ * And where the kernel puts dynpf_xdp's code moved a packet's cost by a
+ * fifth: the xdp targets of the rule sets take that ratio for each of the
+ * RB_NPLACES loads of dynpf_xdp (rules.h), then the median of those.
  */
 #include <stdio.h>
 
@@ -55,27 +58,76 @@ static double paired(const uint32_t *a, const uint32_t *b, uint32_t n)
 	return dynpf_median(q, n);
 }
 
-/* dynpf on shape sh, xdp, with `rules` rules against xdp-filter in the same rounds. */
-static double vs_xf(const struct bench_rules *r, size_t sh, uint32_t rules)
+/* The runs of dynpf_xdp in placement k of set s, shape sh (rules.h). */
+static const uint32_t *xdp_runs(const struct rb_set *s, size_t sh, uint32_t k)
+{
+	return k ? s->place_ns[sh][k] : s->ns[sh][0][P_DYNPF];
+}
+
+static uint32_t nplaces(const struct bench_rules *r)
+{
+	return r->nplaces ? r->nplaces : 1;
+}
+
+/* Placement k of dynpf_xdp on shape sh with `rules` rules against xdp-filter in the same rounds. */
+static double vs_xf_at(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t k)
 {
 	const struct rb_set *s = rules_set(r, rules);
 
 	if (!s || !r->xf_path[0] || r->xf_msg[0])
 		return 0;
-	return paired(s->ns[sh][0][P_DYNPF], s->ns[sh][0][P_XDPFILT], r->cfg.runs);
+	return paired(xdp_runs(s, sh, k), s->ns[sh][0][P_XDPFILT], r->cfg.runs);
 }
 
-/* dynpf on shape sh, xdp: `rules` rules over `base` rules (see the top). */
-static double vs_set(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t base)
+/* The median over the placements of q(r, sh, a, b, k); 0 when one is not measured. */
+static double over_places(const struct bench_rules *r, size_t sh, uint32_t a, uint32_t b,
+			  double (*q)(const struct bench_rules *, size_t, uint32_t, uint32_t,
+				      uint32_t))
+{
+	double v[RB_NPLACES];
+	uint32_t n = nplaces(r);
+
+	for (uint32_t k = 0; k < n; k++) {
+		v[k] = q(r, sh, a, b, k);
+		if (v[k] <= 0)
+			return 0;
+	}
+	return dynpf_median(v, n);
+}
+
+static double q_xf(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t unused,
+		   uint32_t k)
+{
+	(void)unused;
+	return vs_xf_at(r, sh, rules, k);
+}
+
+/* Placement k: `rules` rules over `base` rules (see the top). */
+static double q_set(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t base,
+		    uint32_t k)
 {
 	const struct rb_set *a = rules_set(r, rules), *b = rules_set(r, base);
-	double na = vs_xf(r, sh, rules), nb = vs_xf(r, sh, base);
+	double na = vs_xf_at(r, sh, rules, k), nb = vs_xf_at(r, sh, base, k);
 
 	if (!a || !b)
 		return 0;
 	if (na > 0 && nb > 0)
 		return na / nb;
+	if (k)
+		return 0;
 	return b->med[sh][0][P_DYNPF] > 0 ? a->med[sh][0][P_DYNPF] / b->med[sh][0][P_DYNPF] : 0;
+}
+
+/* dynpf_xdp on shape sh with `rules` rules against xdp-filter. */
+static double vs_xf(const struct bench_rules *r, size_t sh, uint32_t rules)
+{
+	return over_places(r, sh, rules, 0, q_xf);
+}
+
+/* dynpf_xdp on shape sh: `rules` rules over `base` rules. */
+static double vs_set(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t base)
+{
+	return over_places(r, sh, rules, base, q_set);
 }
 
 static void ratio(struct target *t, double a, double b, bool ok)
