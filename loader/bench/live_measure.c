@@ -217,11 +217,11 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 	for (int i = 0; !err && i < LV_PAIRS; i++) {
 		/* Every other pair the other way round: neither always first. */
 		if (i & 1)
-			err = slice(x, conf, ms, &pp->dynpf[i]) ?:
-			      slice(x, LV_EMPTY, ms, &pp->empty[i]);
+			err = slice(x, conf, ms, &pp->dynpf[i])
+				      ?: slice(x, LV_EMPTY, ms, &pp->empty[i]);
 		else
-			err = slice(x, LV_EMPTY, ms, &pp->empty[i]) ?:
-			      slice(x, conf, ms, &pp->dynpf[i]);
+			err = slice(x, LV_EMPTY, ms, &pp->empty[i])
+				      ?: slice(x, conf, ms, &pp->dynpf[i]);
 		if (!err && pp->empty[i] <= 0) {
 			p_err("bench --live: the empty program received nothing in %u ms", ms);
 			err = -EIO;
