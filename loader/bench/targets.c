@@ -64,6 +64,12 @@ static const uint32_t *xdp_runs(const struct rb_set *s, size_t sh, uint32_t k)
 	return k ? s->place_ns[sh][k] : s->ns[sh][0][P_DYNPF];
 }
 
+/* Its median. */
+static double xdp_med(const struct rb_set *s, size_t sh, uint32_t k)
+{
+	return k ? s->place_med[sh][k] : s->med[sh][0][P_DYNPF];
+}
+
 static uint32_t nplaces(const struct bench_rules *r)
 {
 	return r->nplaces ? r->nplaces : 1;
@@ -113,9 +119,17 @@ static double q_set(const struct bench_rules *r, size_t sh, uint32_t rules, uint
 		return 0;
 	if (na > 0 && nb > 0)
 		return na / nb;
-	if (k)
-		return 0;
-	return b->med[sh][0][P_DYNPF] > 0 ? a->med[sh][0][P_DYNPF] / b->med[sh][0][P_DYNPF] : 0;
+	return xdp_med(b, sh, k) > 0 ? xdp_med(a, sh, k) / xdp_med(b, sh, k) : 0;
+}
+
+/* Placement k: dynpf_tc_ingress over it, on shape sh with `rules` rules. */
+static double q_tc(const struct bench_rules *r, size_t sh, uint32_t rules, uint32_t unused,
+		   uint32_t k)
+{
+	const struct rb_set *s = rules_set(r, rules);
+
+	(void)unused;
+	return s ? paired(s->ns[sh][1][P_DYNPF], xdp_runs(s, sh, k), r->cfg.runs) : 0;
 }
 
 /* dynpf_xdp on shape sh with `rules` rules against xdp-filter. */
@@ -145,21 +159,21 @@ static void ratio1(struct target *t, double q)
 /* The test-run targets, from the rule benchmarks. */
 static size_t rules_targets(const struct bench_rules *r, struct target *t)
 {
-	static const uint32_t vs_xf_at[] = { 0, 1, 10000 };
+	static const uint32_t xf_rules[] = { 0, 1, 10000 };
 	static const double want_xf[] = { 0.9, 1.1, 1.4 };
 	size_t n = 0;
 	double q, worst = 0;
 
-	for (size_t k = 0; k < ARRAY_SIZE(vs_xf_at); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(xf_rules); k++)
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 			static char what[3][RB_NSHAPES][64];
 
 			if (k < 2 && sh) /* 0 and 1 rule: the syn packet */
 				continue;
 			snprintf(what[k][sh], sizeof(what[k][sh]), "%s xdp, %u rules / xdp-filter",
-				 r ? r->cfg.shape[sh].name : "?", vs_xf_at[k]);
+				 r ? r->cfg.shape[sh].name : "?", xf_rules[k]);
 			t[n] = (struct target){ .what = what[k][sh], .target = want_xf[k] };
-			ratio1(&t[n++], vs_xf(r, sh, vs_xf_at[k]));
+			ratio1(&t[n++], vs_xf(r, sh, xf_rules[k]));
 		}
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		static char what[2][RB_NSHAPES][64];
@@ -187,8 +201,7 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 	/* TC against XDP on the same packet and rules: the worst of them. */
 	for (size_t i = 0; r && i < r->cfg.ncounts; i++)
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
-			q = paired(r->set[i].ns[sh][1][P_DYNPF], r->set[i].ns[sh][0][P_DYNPF],
-				   r->cfg.runs);
+			q = over_places(r, sh, r->set[i].rules, 0, q_tc);
 			if (q > worst)
 				worst = q;
 		}
