@@ -144,16 +144,11 @@ static double vs_set(const struct bench_rules *r, size_t sh, uint32_t rules, uin
 	return over_places(r, sh, rules, base, q_set);
 }
 
-static void ratio(struct target *t, double a, double b, bool ok)
+/* A target's figure now: q > 0, or not measured in this run (0). */
+static void ratio(struct target *t, double q)
 {
-	t->have = ok && b > 0;
-	t->now = t->have ? a / b : 0;
-}
-
-/* A ratio measured as such: > 0, or not measured in this run. */
-static void ratio1(struct target *t, double q)
-{
-	ratio(t, q, 1, q > 0);
+	t->have = q > 0;
+	t->now = t->have ? q : 0;
 }
 
 /* The test-run targets, from the rule benchmarks. */
@@ -173,7 +168,7 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 			snprintf(what[k][sh], sizeof(what[k][sh]), "%s xdp, %u rules / xdp-filter",
 				 r ? r->cfg.shape[sh].name : "?", xf_rules[k]);
 			t[n] = (struct target){ .what = what[k][sh], .target = want_xf[k] };
-			ratio1(&t[n++], vs_xf(r, sh, xf_rules[k]));
+			ratio(&t[n++], vs_xf(r, sh, xf_rules[k]));
 		}
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		static char what[2][RB_NSHAPES][64];
@@ -181,11 +176,11 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 		snprintf(what[0][sh], sizeof(what[0][sh]), "%s xdp, 10000 rules / 1 rule",
 			 r ? r->cfg.shape[sh].name : "?");
 		t[n] = (struct target){ .what = what[0][sh], .target = 1.3 };
-		ratio1(&t[n++], vs_set(r, sh, 10000, 1));
+		ratio(&t[n++], vs_set(r, sh, 10000, 1));
 		snprintf(what[1][sh], sizeof(what[1][sh]), "%s xdp, 100000 rules / 10000",
 			 r ? r->cfg.shape[sh].name : "?");
 		t[n] = (struct target){ .what = what[1][sh], .target = 1.1 };
-		ratio1(&t[n++], vs_set(r, sh, 100000, 10000));
+		ratio(&t[n++], vs_set(r, sh, 100000, 10000));
 	}
 	for (size_t k = 0; k < 2; k++) {
 		static char what[2][64];
@@ -193,10 +188,10 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 		snprintf(what[k], sizeof(what[k]), "%s xdp, rule on its options / direct",
 			 r ? r->cfg.opt_shape[k].name : "?");
 		t[n] = (struct target){ .what = what[k], .target = 2.0 };
-		ratio1(&t[n++], r && r->opts.med[k][0][RB_OPT_DIRECT] > 0
-					? paired(r->opts.ns[k][0][RB_OPT_DYNPF],
-						 r->opts.ns[k][0][RB_OPT_DIRECT], r->cfg.runs)
-					: 0);
+		ratio(&t[n++], r && r->opts.med[k][0][RB_OPT_DIRECT] > 0
+				       ? paired(r->opts.ns[k][0][RB_OPT_DYNPF],
+						r->opts.ns[k][0][RB_OPT_DIRECT], r->cfg.runs)
+				       : 0);
 	}
 	/* TC against XDP on the same packet and rules: the worst of them. */
 	for (size_t i = 0; r && i < r->cfg.ncounts; i++)
@@ -206,7 +201,7 @@ static size_t rules_targets(const struct bench_rules *r, struct target *t)
 				worst = q;
 		}
 	t[n] = (struct target){ .what = "tc / xdp, same packet and rules (worst)", .target = 1.3 };
-	ratio1(&t[n++], worst);
+	ratio(&t[n++], worst);
 	return n;
 }
 
@@ -232,7 +227,7 @@ static size_t live_targets(const struct bench_live *l, struct target *t)
 		t[n] = (struct target){ .what = lt[k].what,
 					.target = lt[k].target,
 					.at_least = true };
-		ratio1(&t[n++], pp && pp->done ? pp->med : 0);
+		ratio(&t[n++], pp && pp->done ? pp->med : 0);
 	}
 	return n;
 }
