@@ -232,6 +232,15 @@ struct prim_result {
 
 /* Every hook's primitives, pr[BENCH_NHOOKS]. 0 or -errno (said). */
 int bench_prims(struct bench_ctx *b, struct prim_result *pr);
+
+struct bpf_object;
+struct dynpf_bpf;
+/*
+ * --versus: the dynpf_xdp of another build's dynpf.bpf.o at path, loaded on
+ * skel's maps with skel's read-only settings (rules_stages.c): *obj (close
+ * it) and the program's fd in *fd; 0 or -errno (said).
+ */
+int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_object **obj, int *fd);
 void bench_prims_print_text(const struct bench_ctx *b, const struct prim_result *pr);
 json_object *bench_prims_json(const struct bench_ctx *b, const struct prim_result *pr);
 

@@ -50,6 +50,7 @@ struct bench_live_cfg {
 	uint32_t duration;   /* seconds of traffic per configuration */
 	bool xdp_bench;      /* also run xdp-tools' xdp-bench drop, where it works */
 	bool print_live;     /* a line per second on stdout, like xdp-bench */
+	const char *versus;  /* --versus: another build's dynpf.bpf.o, or NULL */
 };
 
 struct bench_live;
@@ -167,6 +168,18 @@ enum {
 	LV_NPAIRS
 };
 extern const int lv_pair_conf[LV_NPAIRS];
+
+/*
+ * --versus: this build's dynpf_xdp and the other build's (on the same maps,
+ * the same 10,000 rules) in turn, LV_PAIRS pairs of slices as above.
+ */
+struct lv_versus {
+	bool done;
+	uint32_t slice_ms;
+	double mine[LV_PAIRS], other[LV_PAIRS]; /* received Mpps of each slice */
+	double ratio[LV_PAIRS];                 /* this build / the other, per pair */
+	double med;
+};
 enum {
 	XB_NOT_RUN,
 	XB_OK,
@@ -187,6 +200,7 @@ struct bench_live {
 	uint32_t exp_catch_all[2];         /* decided by the catch-all */
 	struct lv_run run[LV_NCONF];
 	struct lv_pairs pairs[LV_NPAIRS];
+	struct lv_versus versus;
 	struct lv_push push;
 	/* Single-rule transactions under the same traffic, after the push. */
 	struct rb_single single;
@@ -246,6 +260,9 @@ struct lv_ctx {
 	cpu_set_t saved_cpus; /* the main thread's, before it was pinned */
 	bool pinned;
 	uint32_t gen; /* the generation of the last commit */
+	struct bpf_object *versus; /* --versus's object, its dynpf_xdp's fd */
+	int versus_fd;
+	bool on_versus; /* rx_attach() attaches it for dynpf_xdp */
 };
 
 /*
@@ -287,6 +304,7 @@ int lv_window_tick(struct lv_ctx *x, int conf, struct lv_window *w, const char *
 		   struct lv_series *s, const char *extra);
 int lv_run_conf(struct lv_ctx *x, int conf);
 int lv_run_pairs(struct lv_ctx *x, int pair);
+int lv_run_versus(struct lv_ctx *x);
 
 /* live_rules.c */
 void lv_rule(uint32_t id, struct dynpf_rule *r);

@@ -240,3 +240,42 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 	pp->done = true;
 	return 0;
 }
+
+/*
+ * --versus (live.h): this build's dynpf_xdp and the other build's, in
+ * turn, on the rule set loaded now (10,000 rules). Both count in the same
+ * dynpf_stats: each slice reads the counters it moved.
+ */
+int lv_run_versus(struct lv_ctx *x)
+{
+	struct lv_versus *v = &x->res->versus;
+	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
+	int err = 0;
+
+	v->slice_ms = ms;
+	pr_info("bench --live: this build against --versus, %d pairs of %u ms\n", LV_PAIRS, ms);
+	for (int i = 0; !err && i < LV_PAIRS; i++) {
+		for (int k = 0; !err && k < 2; k++) {
+			/* Every other pair the other way round. */
+			x->on_versus = (k ^ i) & 1;
+			err = slice(x, LV_XDP_BIG, ms, x->on_versus ? &v->other[i] : &v->mine[i]);
+			x->on_versus = false;
+		}
+		if (!err && v->other[i] <= 0) {
+			p_err("bench --live: the --versus build received nothing in %u ms", ms);
+			err = -EIO;
+		}
+		if (!err) {
+			v->ratio[i] = v->mine[i] / v->other[i];
+			if (x->cfg->print_live)
+				printf("%-12s versus %d: this build %.3f Mpps, --versus %.3f, %.3fx\n",
+				       lv_confs[LV_XDP_BIG].tag, i + 1, v->mine[i], v->other[i],
+				       v->ratio[i]);
+		}
+	}
+	if (err)
+		return err;
+	v->med = dynpf_median(v->ratio, LV_PAIRS);
+	v->done = true;
+	return 0;
+}

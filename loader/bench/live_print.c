@@ -58,6 +58,18 @@ void bench_live_print_text(const struct bench_live *r)
 		printf("%-23s %13.2fx  paired: the median of %d pairs (%.2f-%.2f)\n",
 		       lv_confs[lv_pair_conf[k]].label, pp->med, LV_PAIRS, lo, hi);
 	}
+	if (r->versus.done) {
+		const struct lv_versus *v = &r->versus;
+		double lo = 0, hi = 0;
+
+		for (int i = 0; i < LV_PAIRS; i++) {
+			lo = !i || v->ratio[i] < lo ? v->ratio[i] : lo;
+			hi = !i || v->ratio[i] > hi ? v->ratio[i] : hi;
+		}
+		printf("%-23s %13.3fx  this build / --versus, Mpps: the median of %d pairs "
+		       "(%.3f-%.3f)\n",
+		       lv_confs[LV_XDP_BIG].label, v->med, LV_PAIRS, lo, hi);
+	}
 	printf("\nMpps: frames the receiver counted a second, over the seconds the generator\n"
 	       "sent (pass, drop, redirect: dynpf's per-action counters in dynpf_stats; the\n"
 	       "empty program counts its own). x empty: Mpps / the empty program's Mpps.\n"
@@ -229,6 +241,18 @@ json_object *bench_live_json(const struct bench_live *r)
 			json_object_array_add(a, j);
 		}
 		json_object_object_add(o, "pairs", a);
+	}
+	if (r->versus.done) {
+		const struct lv_versus *v = &r->versus;
+		json_object *j = json_object_new_object();
+
+		json_object_object_add(j, "slice_ms", json_object_new_int(v->slice_ms));
+		json_object_object_add(j, "this_mpps", bench_json_doubles(v->mine, LV_PAIRS, "%.3f"));
+		json_object_object_add(j, "versus_mpps",
+				       bench_json_doubles(v->other, LV_PAIRS, "%.3f"));
+		json_object_object_add(j, "ratios", bench_json_doubles(v->ratio, LV_PAIRS, "%.3f"));
+		json_object_object_add(j, "median", dynpf_json_num(v->med, "%.3f"));
+		json_object_object_add(o, "versus", j);
 	}
 	if (p->done) {
 		json_object *j = json_object_new_object();

@@ -129,6 +129,8 @@ static void lv_teardown(struct lv_ctx *x)
 	if (x->ctrl_open)
 		dynpf_ctrl_close(&x->c);
 	x->ctrl_open = false;
+	bpf_object__close(x->versus);
+	x->versus = NULL;
 	dynpf_progs_close(&x->pr);
 	bench_bpf__destroy(x->ref);
 	x->ref = NULL;
@@ -215,7 +217,9 @@ static int lv_setup(struct lv_ctx *x)
 						1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_TC_INGRESS);
 	if (err)
 		return err;
-	err = dynpf_ctrl_open(&x->c, x->pr.skel);
+	if (x->cfg->versus)
+		err = bench_versus_load(x->cfg->versus, x->pr.skel, &x->versus, &x->versus_fd);
+	err = err ?: dynpf_ctrl_open(&x->c, x->pr.skel);
 	if (err)
 		return err;
 	x->ctrl_open = true;
@@ -276,6 +280,8 @@ int bench_live_run(const struct bench_live_cfg *cfg, struct bench_live **out)
 		for (int k = 0; !err && k < LV_NPAIRS; k++)
 			if (lv_pair_conf[k] == conf)
 				err = lv_run_pairs(&x, k);
+		if (!err && conf == LV_XDP_BIG && cfg->versus)
+			err = lv_run_versus(&x);
 		err = err ?: lv_run_conf(&x, conf);
 	}
 	if (!err && cfg->xdp_bench)

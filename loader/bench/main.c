@@ -78,6 +78,8 @@ static void bench_usage(FILE *f)
 		"  --versus OBJ       also time the dynpf_xdp of another build's dynpf.bpf.o\n"
 		"                     (its maps must be this build's) on the same rule sets,\n"
 		"                     in the same rounds: an A/B of two builds in one run\n"
+		"                     (with --live: in pairs of slices with this build's,\n"
+		"                     on the 10,000 rules)\n"
 		"  --live             on the wire instead, alone (see below): takes only the\n"
 		"                     three options that follow and -j\n"
 		"  --capture FILE     --live: the frames to send, in turn (default\n"
@@ -406,6 +408,7 @@ int cmd_bench(int argc, char **argv)
 	unsigned int mask = 0;
 	int c, err, ret = DYNPF_EXIT_USAGE, prims = RUN_ALSO, rules = RUN_ALSO;
 	bool counts_given = false, live = false, live_opts = false, other_opts = false;
+	const char *versus = NULL;
 	uint32_t print_n = 0;
 	size_t n = 0;
 
@@ -469,8 +472,7 @@ int cmd_bench(int argc, char **argv)
 			other_opts = true;
 			break;
 		case OPT_VERSUS:
-			rc.versus = optarg;
-			other_opts = true;
+			versus = optarg; /* the rule benchmarks', or --live's */
 			break;
 		case 'h':
 			bench_usage(stdout);
@@ -484,6 +486,12 @@ int cmd_bench(int argc, char **argv)
 		p_err("bench: unexpected argument '%s'", argv[optind]);
 		return DYNPF_EXIT_USAGE;
 	}
+	if (versus && live) {
+		lc.versus = versus;
+	} else if (versus) {
+		rc.versus = versus;
+		other_opts = true;
+	}
 	if (print_n) {
 		if (live || live_opts || other_opts || dynpf_json) {
 			p_err("bench: --print-rules runs alone");
@@ -496,8 +504,8 @@ int cmd_bench(int argc, char **argv)
 		return DYNPF_EXIT_USAGE;
 	}
 	if (live && other_opts) {
-		p_err("bench: --live runs alone: it takes --capture, --duration, --xdp-bench "
-		      "and -j only");
+		p_err("bench: --live runs alone: it takes --capture, --duration, --xdp-bench, "
+		      "--versus and -j only");
 		return DYNPF_EXIT_USAGE;
 	}
 	if (live) {

@@ -111,20 +111,19 @@ static int copy_rodata(struct bpf_object *obj, struct dynpf_bpf *from)
 	return 0;
 }
 
-/* --versus: the other build's dynpf_xdp, on x->skel's maps and settings. */
-static int versus_open(struct rb_ctx *x, const char *path)
+int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_object **obj, int *fd)
 {
 	struct bpf_program *p, *xdp = NULL;
 	int err;
 
-	x->versus = bpf_object__open_file(path, NULL);
-	err = libbpf_get_error(x->versus);
+	*obj = bpf_object__open_file(path, NULL);
+	err = libbpf_get_error(*obj);
 	if (err) {
-		x->versus = NULL;
+		*obj = NULL;
 		p_err("bench: --versus %s: cannot open it: %s", path, strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(p, x->versus) {
+	bpf_object__for_each_program(p, *obj) {
 		bool it = !strcmp(bpf_program__name(p), "dynpf_xdp");
 
 		bpf_program__set_autoload(p, it);
@@ -132,15 +131,15 @@ static int versus_open(struct rb_ctx *x, const char *path)
 			xdp = p;
 	}
 	err = xdp ? 0 : -ENOENT;
-	err = err ?: copy_rodata(x->versus, x->skel);
-	err = err ?: reuse_maps(x->versus, x->skel);
-	err = err ?: bpf_object__load(x->versus);
+	err = err ?: copy_rodata(*obj, skel);
+	err = err ?: reuse_maps(*obj, skel);
+	err = err ?: bpf_object__load(*obj);
 	if (err) {
 		p_err("bench: --versus %s: no dynpf_xdp loadable on this build's maps: %s", path,
 		      strerror(-err));
 		return err;
 	}
-	x->versus_fd = bpf_program__fd(xdp);
+	*fd = bpf_program__fd(xdp);
 	return 0;
 }
 
@@ -191,7 +190,7 @@ int rb_stages_open(struct rb_ctx *x)
 	for (int k = 0; k < RB_NPLACES; k++)
 		x->place_fd[k] = -1;
 	if (x->cfg->versus) {
-		err = versus_open(x, x->cfg->versus);
+		err = bench_versus_load(x->cfg->versus, x->skel, &x->versus, &x->versus_fd);
 		if (err)
 			return err;
 	}
