@@ -484,76 +484,32 @@ static __always_inline __u64 dynpf_qf_filter_late(struct dynpf_cls_scratch *cs, 
 #undef DYNPF_QF_STEP
 
 /*
- * The outer TCP option area the parse left unwalked (parsers/tcp.h,
- * a->tcp_defer), walked now that a candidate tuple of the packet (m0 of the
- * outer stack, m1 of the inner) has a rule that reads options
- * (dynpf_tuple_sel.optw), as the parse would have walked it: the same
- * iterator, the same walk, the same error in p. The walk may end once it
- * has seen every type the candidates' rules test the presence of
+ * The outer TCP option area the parse left unwalked (parsers/tcp.h: its
+ * iterator set up in the scratch area, tcp_defer), walked now that a
+ * candidate tuple of the packet (m0 of the outer stack, m1 of the inner)
+ * has a rule that reads options (dynpf_tuple_sel.optw), as the parse would
+ * have walked it: the same walk, the same error in p. The walk may end once
+ * it has seen every type the candidates' rules test the presence of
  * (dynpf_tcp_opt_types()). The packet has no inner stack (its outer TCP
  * header ended the parse), so an inner rule is a candidate only without a
  * family test, and reads the options by a TLV test (of any stack's TLVs).
- * The iterator is set up here, not in the parse: there, for every frame
- * with options off the fast path, it cost bench --live's ACKs 5 ns.
  */
 static __always_inline void dynpf_tcp_opt_late(struct dynpf_area *a, struct dynpf_pkt *p,
-					       const struct bpf_dynptr *dp,
 					       const struct dynpf_tuple_sel *sel, __u64 m0,
 					       __u64 m1)
 {
-	struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_TCP_OPT];
-	__u64 w = a->tcp_defer, off, len, abase;
-	__u32 layer = p->nlayers - 1;
 	struct dynpf_tlv_it *it;
-	const __u8 *h;
 	int r;
 
 	a->tcp_defer = 0;
-	off = DYNPF_TCP_DEFER_OFF(w);
-	len = DYNPF_TCP_DEFER_LEN(w);
-	/* In the window, as the parse's headers nearly always are; else
-	 * read behind it (the parse checked that the packet holds it). */
-	if (off >= a->wbase && off - a->wbase <= a->wlen && len <= a->wlen - (off - a->wbase)) {
-		abase = off - a->wbase;
-	} else {
-		abase = DYNPF_WIN;
-		if (len > 40 || bpf_dynptr_read(a->b + DYNPF_WIN, len, dp, off, 0)) {
-			p->err = DYNPF_E_TRUNCATED;
-			p->err_layer = layer;
-			p->err_proto = DYNPF_P_TCP;
-			p->err_off = p->layers[layer & (DYNPF_MAX_LAYERS - 1)].off;
-			return;
-		}
-	}
 	it = (struct dynpf_tlv_it *)a->it;
-	dynpf_tlv_it_init(it, len, off);
-	it->abase = abase;
-	it->family = DYNPF_TLV_TCP_OPT;
-	it->layer = layer;
-	it->nolist = DYNPF_TCP_DEFER_NOLIST(w);
 	it->type = dynpf_tcp_opt_types(sel, m0, m1);
-	/*
-	 * The MSS the only type wanted (tcp option mss missing) and the
-	 * area's first option, as in most SYNs: what the walk would do, here,
-	 * without its call. It would record the MSS, decode it and end.
-	 */
-	if (it->type == 1ull << DYNPF_TCPOPT_MSS && it->nolist && len >= 4 && abase <= DYNPF_WIN) {
-		h = dynpf_area_ptr(a->b + abase, 0, 4, DYNPF_AREA_MAX);
-		if (h && h[0] == DYNPF_TCPOPT_MSS && h[1] == 4) {
-			l->seen[0] |= 1ull << DYNPF_TCPOPT_MSS;
-			dynpf_tlv_tally(p, l, DYNPF_TLV_TCP_OPT);
-			p->st[0].l4.mss = dynpf_get_be16(h + 2);
-			p->st[0].l4.opts |= DYNPF_TCPO_MSS;
-			it->pos = 4;
-			return;
-		}
-	}
 	r = dynpf_tlv_walk_area(a, it, p);
 	if (r < 0) {
 		p->err = -r;
-		p->err_layer = layer;
+		p->err_layer = it->layer;
 		p->err_proto = DYNPF_P_TCP;
-		p->err_off = off + it->pos;
+		p->err_off = it->base + it->pos;
 	}
 }
 
@@ -574,7 +530,7 @@ static __always_inline void dynpf_tcp_opt_late(struct dynpf_area *a, struct dynp
  * ipv6-udp (its addresses are 32 bytes).
  */
 static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
-					       struct dynpf_pkt *p, const struct bpf_dynptr *dp)
+					       struct dynpf_pkt *p)
 {
 	const struct dynpf_cls_view *v = &cs->view;
 	struct dynpf_tuple_sel *sel;
@@ -608,7 +564,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 	o0 = cand & sel->optw[0];
 	o1 = cand & sel->optw[1];
 	if ((o0 | o1) && a->tcp_defer) {
-		dynpf_tcp_opt_late(a, p, dp, sel, o0, o1);
+		dynpf_tcp_opt_late(a, p, sel, o0, o1);
 		if (o0)
 			cand &= ~o0 | dynpf_qf_filter_late(cs, o0, p, 0);
 		if (o1)
@@ -681,7 +637,7 @@ static __always_inline int dynpf_classify(struct dynpf_pkt *p, struct dynpf_verd
 	 * iterator kfunc call per tuple.
 	 */
 	if (tuples)
-		cand = dynpf_tuple_cands(cs, p, dp);
+		cand = dynpf_tuple_cands(cs, p);
 	/* Addresses in cs made again, not kept in the frame from before the
 	 * candidates: the TC programs' calls may use 512 bytes of stack. */
 	barrier_var(cs);

@@ -87,24 +87,13 @@ struct dynpf_area {
 	__u32 wbase;
 	__u32 wlen; /* 0: not filled yet for this packet */
 	/*
-	 * The outer TCP option area, left unwalked for the classifier, which
-	 * walks it only if a rule that reads options may match the packet
-	 * (DYNPF_SKIP_TCP_OPT_DEFER): DYNPF_TCP_DEFER(); 0: none. Reset with
-	 * the window, for each packet.
+	 * 1: the outer TCP option area is opened (the iterator in it[]) and
+	 * left unwalked for the classifier, which walks it only if a rule
+	 * that reads options may match the packet (DYNPF_SKIP_TCP_OPT_DEFER).
+	 * Reset with the window, for each packet.
 	 */
-	__u64 tcp_defer;
+	__u32 tcp_defer;
 };
-
-/*
- * An outer TCP option area left to the classifier: its packet offset, its
- * length (at most 40) and whether its TLVs are listed, in one word (one
- * store in the parse; the classifier sets up the walk).
- */
-#define DYNPF_TCP_DEFER(off, len, nolist) \
-	(1ull << 63 | (__u64)(nolist) << 40 | (__u64)(len) << 32 | (__u32)(off))
-#define DYNPF_TCP_DEFER_OFF(w) ((__u32)(w))
-#define DYNPF_TCP_DEFER_LEN(w) (((w) >> 32) & 0xff)
-#define DYNPF_TCP_DEFER_NOLIST(w) (((w) >> 40) & 1)
 
 /*
  * Parts of a packet the data path may leave unparsed when no loaded rule

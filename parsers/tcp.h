@@ -142,8 +142,8 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	/*
 	 * Rules read options, but maybe only rules the packet's fields rule
 	 * out. The outer stack's area, with no declared protocol to parse
-	 * after TCP (its header ends the parse): where it is, one store, and
-	 * left to the classifier, whose filters find the candidate tuples
+	 * after TCP (its header ends the parse): opened, its iterator set,
+	 * and left to the classifier, whose filters find the candidate tuples
 	 * anyway; it walks the area only if one of them has a rule that
 	 * reads options (bpf/classify.h, dynpf_tcp_opt_late()). Asked after
 	 * the fast path, which costs less. Against a gate here that ran the
@@ -152,8 +152,10 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	 * docs/rules.md, "Rules that read options".
 	 */
 	if (DYNPF_TCP_OPT_DEFER && (c->skip & DYNPF_SKIP_TCP_OPT_DEFER) && !c->stack && !c->decl) {
-		c->area->tcp_defer = DYNPF_TCP_DEFER(c->off - doff + sizeof(*th), doff - sizeof(*th),
-						     !!(c->skip & DYNPF_SKIP_TLV_LIST));
+		if (!dynpf_tlv_open(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th),
+				    doff - sizeof(*th), 0))
+			return -DYNPF_E_TRUNCATED;
+		c->area->tcp_defer = 1;
 		return DYNPF_P_NONE;
 	}
 	r = dynpf_tlv_walk(c, p, DYNPF_TLV_TCP_OPT, c->off - doff + sizeof(*th), doff - sizeof(*th),
