@@ -160,18 +160,6 @@ static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const str
 	bpf_ringbuf_submit_dynptr(&ev, 0);
 }
 
-/*
- * The parse's window, and where option areas are copied to be walked
- * (parsers/cursor.h); the classifier walks the outer TCP option area the
- * parse left to it there (dynpf_tcp_opt_late()).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct dynpf_area);
-} dynpf_area SEC(".maps");
-
 /* The classifier's working state for one packet: too big for the stack. */
 #define DYNPF_COLL_SLOTS 8 /* >= DYNPF_MAX_NONTERM, a power of 2 */
 struct dynpf_cls_scratch {
@@ -413,13 +401,11 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
  * branch: against a loop that loaded a dimension's values only when a
  * candidate's rules all test it, syn with 10,000 rules 2-4% faster,
  * ipv6-udp the same (bench --versus, both ways round, 2 runs each).
- * barrier_var() keeps clang from hoisting all the loads first: the TC
+ * barrier_var() keeps clang from hoisting all 16 loads first: the TC
  * programs' frames would pass the 512 bytes their calls may share.
- * late: tuples the TLVs' and option values' dimensions keep for now, their
- * TCP options not walked yet (dynpf_tuple_cands()).
  */
 static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64 m,
-					     const struct dynpf_pkt *p, __u32 s, __u64 late)
+					     const struct dynpf_pkt *p, __u32 s)
 {
 	struct dynpf_tuple_sel *sel;
 	struct dynpf_qsel *qs;
@@ -441,76 +427,22 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	if (!qs)
 		return m;
 	dynpf_qf_vals(&cs->q[s], p, s, cs->qfv);
-#define DYNPF_QF_STEP(d, keep)                                            \
-	do {                                                              \
-		m &= sel->qwild[s][d] | qs->t[s][d][cs->qfv[d]] | (keep); \
-		barrier_var(m);                                           \
+#define DYNPF_QF_STEP(d)                                         \
+	do {                                                     \
+		m &= sel->qwild[s][d] | qs->t[s][d][cs->qfv[d]]; \
+		barrier_var(m);                                  \
 	} while (0)
-	_Static_assert(DYNPF_QF_N == 8 && DYNPF_QF_HDR_N == 5, "a step per dimension");
-	DYNPF_QF_STEP(0, 0);
-	DYNPF_QF_STEP(1, 0);
-	DYNPF_QF_STEP(2, 0);
-	DYNPF_QF_STEP(3, 0);
-	DYNPF_QF_STEP(4, 0);
-	DYNPF_QF_STEP(5, late);
-	DYNPF_QF_STEP(6, late);
-	DYNPF_QF_STEP(7, late);
-	return m;
-}
-
-/*
- * The tuples m of stack s that the TLVs' and option values' dimensions
- * keep, the TCP options walked (dynpf_tcp_opt_late()): every tuple, even
- * one alone (its probe is what this saves).
- */
-static __always_inline __u64 dynpf_qf_filter_late(struct dynpf_cls_scratch *cs, __u64 m,
-						  const struct dynpf_pkt *p, __u32 s)
-{
-	struct dynpf_tuple_sel *sel;
-	struct dynpf_qsel *qs;
-	__u32 zero = 0;
-
-	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
-	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
-	if (!sel || !qs)
-		return m;
-	s &= DYNPF_MAX_STACKS - 1;
-	dynpf_qf_vals_opt(&cs->q[s], p, s, cs->qfv);
-	DYNPF_QF_STEP(5, 0);
-	DYNPF_QF_STEP(6, 0);
-	DYNPF_QF_STEP(7, 0);
-	return m;
-}
+	_Static_assert(DYNPF_QF_N == 8, "a step per dimension");
+	DYNPF_QF_STEP(0);
+	DYNPF_QF_STEP(1);
+	DYNPF_QF_STEP(2);
+	DYNPF_QF_STEP(3);
+	DYNPF_QF_STEP(4);
+	DYNPF_QF_STEP(5);
+	DYNPF_QF_STEP(6);
+	DYNPF_QF_STEP(7);
 #undef DYNPF_QF_STEP
-
-/*
- * The outer TCP option area the parse left unwalked (parsers/tcp.h: its
- * iterator set up in the scratch area, tcp_defer), walked now that a
- * candidate tuple of the packet (m0 of the outer stack, m1 of the inner)
- * has a rule that reads options (dynpf_tuple_sel.optw), as the parse would
- * have walked it: the same walk, the same error in p. The walk may end once
- * it has seen every type the candidates' rules test the presence of
- * (dynpf_tcp_opt_types()). The packet has no inner stack (its outer TCP
- * header ended the parse), so an inner rule is a candidate only without a
- * family test, and reads the options by a TLV test (of any stack's TLVs).
- */
-static __always_inline void dynpf_tcp_opt_late(struct dynpf_area *a, struct dynpf_pkt *p,
-					       const struct dynpf_tuple_sel *sel, __u64 m0,
-					       __u64 m1)
-{
-	struct dynpf_tlv_it *it;
-	int r;
-
-	a->tcp_defer = 0;
-	it = (struct dynpf_tlv_it *)a->it;
-	it->type = dynpf_tcp_opt_types(sel, m0, m1);
-	r = dynpf_tlv_walk_area(a, it, p);
-	if (r < 0) {
-		p->err = -r;
-		p->err_layer = it->layer;
-		p->err_proto = DYNPF_P_TCP;
-		p->err_off = it->base + it->pos;
-	}
+	return m;
 }
 
 /*
@@ -530,17 +462,15 @@ static __always_inline void dynpf_tcp_opt_late(struct dynpf_area *a, struct dynp
  * ipv6-udp (its addresses are 32 bytes).
  */
 static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
-					       struct dynpf_pkt *p)
+					       const struct dynpf_pkt *p)
 {
 	const struct dynpf_cls_view *v = &cs->view;
 	struct dynpf_tuple_sel *sel;
-	struct dynpf_area *a;
-	__u64 cand = 0, m, late, o0, o1;
+	__u64 cand = 0, m;
 	__u32 s, f, zero = 0;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
-	a = bpf_map_lookup_elem(&dynpf_area, &zero);
-	if (!sel || !a)
+	if (!sel)
 		return 0;
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
@@ -550,31 +480,20 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (!m)
 			continue;
 		dynpf_cls_quick_init(cs, p, s);
-		/* The TCP options not walked yet: their rules' tuples pass
-		 * the options' dimensions for now. */
-		late = a->tcp_defer ? sel->optw[s] : 0;
-		m = dynpf_qf_filter(cs, m, p, s, late);
-		/* Only konst tuples (flags, TTL, ranges): no filter. */
-		if (f && (m & sel->keyed[s]))
+		m = dynpf_qf_filter(cs, m, p, s);
+		/* Only konst tuples (flags, TTL, ranges): no key, no filter. */
+		if (!(m & sel->keyed[s])) {
+			cand |= m;
+			continue;
+		}
+		if (f)
 			m = dynpf_fs_filter(sel, m, &p->st[s], &v->s[s], s, f == 2);
+		/* The key, for the probes: none when no keyed tuple is left
+		 * (the packet that matches nothing, most of them). */
+		if (m & sel->keyed[s])
+			dynpf_pkt_key(&cs->keys[s], p, v, s);
 		cand |= m;
 	}
-	/* The TCP options, walked for the candidates whose rules read them,
-	 * and those candidates filtered by what the walk found. */
-	o0 = cand & sel->optw[0];
-	o1 = cand & sel->optw[1];
-	if ((o0 | o1) && a->tcp_defer) {
-		dynpf_tcp_opt_late(a, p, sel, o0, o1);
-		if (o0)
-			cand &= ~o0 | dynpf_qf_filter_late(cs, o0, p, 0);
-		if (o1)
-			cand &= ~o1 | dynpf_qf_filter_late(cs, o1, p, 1);
-	}
-	/* The keys, for the probes: none when no keyed tuple is left (the
-	 * packet that matches nothing, most of them). */
-	for (s = 0; s < DYNPF_MAX_STACKS; s++)
-		if (cand & sel->keyed[s])
-			dynpf_pkt_key(&cs->keys[s], p, v, s);
 	return cand;
 }
 
@@ -587,7 +506,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
  * merges the states the parse ends in before it gets here (the cursor is
  * dead by then): inlined, it walks about 4k more instructions.
  */
-static __always_inline int dynpf_classify(struct dynpf_pkt *p, struct dynpf_verdict *out,
+static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
 					  __u64 pub, const struct bpf_dynptr *dp, __u32 any_head,
 					  __u32 tuples)
 {
@@ -690,7 +609,7 @@ static __always_inline int dynpf_classify(struct dynpf_pkt *p, struct dynpf_verd
  * rule is alive and the default passes (a fresh attach, a parse-only run):
  * the verdict is known.
  */
-static __always_inline void dynpf_classify_or_pass(struct dynpf_pkt *p,
+static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 						   struct dynpf_verdict *out, __u64 pub,
 						   const struct bpf_dynptr *dp, __u32 any_head,
 						   __u32 tuples)

@@ -540,8 +540,8 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 		}
 		qany |= !c->qwild[d];
 	}
-	/* The tuples whose candidates have the TCP option area walked
-	 * (bpf/classify.h, dynpf_tcp_opt_late()), and the types it must see. */
+	/* The TCP option gate's tuples (bpf/rules.h, dynpf_tcp_opt_wanted()),
+	 * and the option types their walk must see. */
 	if (dynpf_rule_needs(r) & DYNPF_NEED_TCP_OPT) {
 		__u64 types = DYNPF_TCP_OPT_WHOLE;
 

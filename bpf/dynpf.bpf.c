@@ -5,7 +5,7 @@
  * parse is the one in parsers/, shared with the native build.
  */
 #include "dynpf/pkt.h"
-#include "rules.h" /* before the parse graph: DYNPF_TCP_OPT_DEFER */
+#include "rules.h" /* before the parse graph: the TCP option gate */
 #include "graph.h"
 #include "classify.h"
 
@@ -47,6 +47,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct dynpf_pkt);
 } dynpf_scratch SEC(".maps");
+
+/* Where option areas are copied to be walked (parsers/cursor.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_area);
+} dynpf_area SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -130,7 +138,7 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 	if (!(needs & DYNPF_NEED_TCP_OPT))
 		skip |= DYNPF_SKIP_TCP_OPT;
 	else
-		skip |= DYNPF_SKIP_TCP_OPT_DEFER;
+		skip |= DYNPF_SKIP_TCP_OPT_GATE;
 	if (!(needs & DYNPF_NEED_INNER))
 		skip |= DYNPF_SKIP_INNER;
 	if (!(needs & (DYNPF_NEED_INNER | DYNPF_NEED_TUN_OPT)))

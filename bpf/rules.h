@@ -155,8 +155,7 @@ struct dynpf_tuple_sel {
 	 * and optk holds every such type of every tuple (bit t: type t; the
 	 * union of dynpf_tuple_cnt.optk): a walk may end once it has seen
 	 * them all (dynpf_tcp_opt_types()). One word, not one per tuple: the
-	 * union of the candidates', taken in a loop in the TCP option gate
-	 * the parse had before the classifier walked the area, took
+	 * union of the candidates', taken in a loop in the gate, took
 	 * dynpf_xdp past the verifier's 1M instructions. A superset of what
 	 * a packet's candidates test, so a walk goes on a little further at
 	 * worst; grown as rules are linked, made again when a tuple is freed.
@@ -165,8 +164,7 @@ struct dynpf_tuple_sel {
 	__u64 optk;
 	/*
 	 * The tuples with a rule that reads TCP options (DYNPF_NEED_TCP_OPT),
-	 * from dynpf_tuple_cnt.optw: the outer TCP option area is walked for
-	 * a packet only if one of them is a candidate (bpf/classify.h).
+	 * from dynpf_tuple_cnt.optw: the option gate below.
 	 */
 	__u64 optw[DYNPF_MAX_STACKS];
 	/*
@@ -509,21 +507,83 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
 	return bpf_map_lookup_elem(&dynpf_tuples, &k);
 }
 
-/* The parse leaves the outer TCP option area to the classifier (parsers/tcp.h). */
-#define DYNPF_TCP_OPT_DEFER 1
+/*
+ * The TCP option gate (parsers/tcp.h, DYNPF_SKIP_TCP_OPT_GATE): may a rule
+ * that reads TCP options match packet p, whose outer stack's TCP header was
+ * just parsed? Its candidates among the tuples with such a rule (optw), by
+ * family, protocol, the quick filters of the TCP header's fields and the
+ * field filters, as dynpf_tuple_cands() will take them (a superset: the
+ * rule's own test decides). None (0): the option area is
+ * left unwalked, as when no rule reads options at all, and no verdict
+ * changes. Only the outer stack's: its TCP header ends the parse (no
+ * declared protocol after it: the gate is not asked then), so the packet
+ * has no inner stack, whose candidates are then the tuples without a
+ * family test, and a TLV test (which matches the options of any stack)
+ * sees only this area.
+ * Some: those candidates (all of them, ~0, where the gate cannot tell),
+ * for dynpf_tcp_opt_types().
+ */
+static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
+{
+	const struct dynpf_stack *st = &p->st[0];
+	__u32 zero = 0, v6 = st->l3.version == 6;
+	struct dynpf_tuple_sel *sel;
+	struct dynpf_qsel *qs;
+	__u64 m, qf, qsp, qdp;
+
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
+	if (!sel)
+		return ~0ull;
+	/* An inner stack's rule without a family test matches a packet with
+	 * no inner stack by a TLV test (of any stack's TLVs): as its
+	 * candidates, fam[1][0], no field filter. */
+	if (sel->optw[1] & sel->fam[1][0])
+		return ~0ull;
+	m = sel->optw[0] & sel->fam[0][v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
+	if (!m)
+		return 0;
+	qf = sel->qwild[0][DYNPF_QF_FLAGS];
+	qsp = sel->qwild[0][DYNPF_QF_SPORT];
+	qdp = sel->qwild[0][DYNPF_QF_DPORT];
+	_Static_assert(DYNPF_FS_NFIELDS == 4, "a load per field");
+	/* A tuple that none of the filters below can drop (it pins no field,
+	 * and has a rule testing none of the quick fields): wanted, at once
+	 * ("tcp option 8": tcp-opt40's rule), with every candidate so far. */
+	if (m & qf & qsp & qdp &
+	    ~(sel->filt[0][v6][0] | sel->filt[0][v6][1] | sel->filt[0][v6][2] |
+	      sel->filt[0][v6][3]))
+		return m;
+	/* The quick filters of the TCP header's own fields, as
+	 * dynpf_qf_vals() gives them ("tcp flags syn", the ports' high bytes). */
+	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
+	if (qs) {
+		m &= qf | qs->t[0][DYNPF_QF_FLAGS][st->l4.flags];
+		m &= qsp | qs->t[0][DYNPF_QF_SPORT][st->l4.sport >> 8];
+		m &= qdp | qs->t[0][DYNPF_QF_DPORT][st->l4.dport >> 8];
+	}
+	return dynpf_fs_filter(sel, m, st, NULL, 0, v6);
+}
+#define DYNPF_TCP_OPT_GATE(p) dynpf_tcp_opt_wanted(p)
 
 /*
- * The option types the classifier's walk must see for the rules of the
- * candidate tuples m0 (the outer stack's) and m1 (the inner's): the whole
- * area if one of them has a rule that reads more (optall), else every type
- * a rule of any tuple tests the presence of (optk).
+ * The option types the walk must see for the rules of the gate's candidate
+ * tuples m (struct dynpf_area.tcp_want): the whole area if one of them has
+ * a rule that reads more (optall, of either stack: m is ~0 where the gate
+ * could not tell), else every type a rule of any tuple tests the presence
+ * of (optk). Asked after the gate, the selection looked up again: the
+ * gate returning the types took the TC programs past the 512 bytes of
+ * stack their calls may share.
  */
-static __always_inline __u64 dynpf_tcp_opt_types(const struct dynpf_tuple_sel *sel, __u64 m0,
-						 __u64 m1)
+static __always_inline __u64 dynpf_tcp_opt_types(__u64 m)
 {
-	if ((m0 & sel->optall[0]) || (m1 & sel->optall[1]) || !sel->optk)
+	struct dynpf_tuple_sel *sel;
+	__u32 zero = 0;
+
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
+	if (!sel || (m & (sel->optall[0] | sel->optall[1])) || !sel->optk)
 		return DYNPF_TCP_OPT_WHOLE;
 	return sel->optk;
 }
+#define DYNPF_TCP_OPT_TYPES(m) dynpf_tcp_opt_types(m)
 
 #endif /* DYNPF_BPF_RULES_H */

@@ -27,10 +27,9 @@
 #endif
 
 /*
- * A TCP option walk's wanted types (struct dynpf_tlv_it.type): every one.
- * Fewer, a bitmap of types below 64, when the classifier walks the area
- * (bpf/classify.h) and knows which ones the rules the packet may match test
- * for presence.
+ * A TCP option walk's wanted types (struct dynpf_area.tcp_want): every one.
+ * Fewer, a bitmap of types below 64, when the option gate (parsers/tcp.h)
+ * knows which ones the rules the packet may match test for presence.
  */
 #define DYNPF_TCP_OPT_WHOLE (~0ull)
 

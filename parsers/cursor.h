@@ -79,6 +79,15 @@ struct dynpf_area {
 	__u64 it[8];
 	__u64 forget; /* see dynpf_forget() */
 	/*
+	 * The TCP option walk may end once it has seen each of these types
+	 * (below 64): set by the TCP parser before each walk (the option
+	 * gate, tcp.h), DYNPF_TCP_OPT_WHOLE to walk the whole area; the walk
+	 * reads the iterator's copy. Here, not in the parser's frame: kept
+	 * there across the area's fetch, it took the programs' calls past
+	 * the 512 bytes of stack they may share.
+	 */
+	__u64 tcp_want;
+	/*
 	 * Where the window is: packet offset of its first byte and the bytes
 	 * it holds. Here rather than in the cursor: in a map value the
 	 * verifier does not track them, so parse paths that differ only in
@@ -86,13 +95,6 @@ struct dynpf_area {
 	 */
 	__u32 wbase;
 	__u32 wlen; /* 0: not filled yet for this packet */
-	/*
-	 * 1: the outer TCP option area is opened (the iterator in it[]) and
-	 * left unwalked for the classifier, which walks it only if a rule
-	 * that reads options may match the packet (DYNPF_SKIP_TCP_OPT_DEFER).
-	 * Reset with the window, for each packet.
-	 */
-	__u32 tcp_defer;
 };
 
 /*
@@ -104,9 +106,9 @@ struct dynpf_area {
 #define DYNPF_SKIP_INNER 0x02    /* a tunnel's inner packet: the walk ends there */
 #define DYNPF_SKIP_TUN_OPT 0x04  /* Geneve's option area */
 #define DYNPF_SKIP_TLV_LIST 0x08 /* TLVs are counted and in the types seen, not listed */
-/* The outer TCP option area, left to the classifier: walked only if a rule
- * that reads options may match the packet (parsers/tcp.h) */
-#define DYNPF_SKIP_TCP_OPT_DEFER 0x10
+/* The outer TCP option area, unless a rule that reads options may match
+ * the packet (DYNPF_TCP_OPT_GATE(), parsers/tcp.h) */
+#define DYNPF_SKIP_TCP_OPT_GATE 0x10
 
 struct dynpf_cursor {
 	dynpf_src_t src;
@@ -286,7 +288,6 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 	 */
 	area->wbase = 0;
 	area->wlen = 0; /* until filled: a failed fill is tried again, and fails */
-	area->tcp_defer = 0;
 	if (len >= DYNPF_WIN) {
 		w = bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN);
 		if (w) {

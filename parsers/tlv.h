@@ -40,7 +40,7 @@ struct dynpf_tlv_it { /* lives in struct dynpf_area's it[] */
 	__u64 base;  /* packet offset of the area */
 	/* current TLV: type, total length, offset in area; the TCP loop
 	 * (dynpf_tcp_opt_loop()), which keeps its TLV in registers, has
-	 * type hold the types it wants (DYNPF_TCP_OPT_WHOLE: all) */
+	 * type hold the types it wants (struct dynpf_area.tcp_want) */
 	__u64 type;
 	__u64 tlen;
 	__u64 toff;

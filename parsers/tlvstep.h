@@ -385,7 +385,7 @@ dynpf_inline int dynpf_tcp_opt_loop(const struct dynpf_area *a, struct dynpf_tlv
 		/* Every type the rules the packet may match test for is seen:
 		 * the rest of the area cannot change their presence tests
 		 * (the types seen only grow), and the rules that read more
-		 * want the whole area (the classifier's walk, bpf/classify.h). Never
+		 * want the whole area (the option gate, bpf/rules.h). Never
 		 * with DYNPF_TCP_OPT_WHOLE: 40 bytes hold at most 40 types.
 		 * The wanted types are read from the iterator each round: in
 		 * a register of their own, they took the frames of the
@@ -521,7 +521,7 @@ dynpf_inline int dynpf__tlv_walk(struct dynpf_cursor *c, struct dynpf_pkt *p, __
 	if (!it)
 		return -DYNPF_E_TRUNCATED;
 	if (family == DYNPF_TLV_TCP_OPT)
-		it->type = DYNPF_TCP_OPT_WHOLE; /* the types it wants: all */
+		it->type = c->area->tcp_want; /* the types it wants */
 	if (inl)
 		r = dynpf_tlv_walk_in(c->area, it, p, family);
 	else

@@ -355,27 +355,19 @@ dynpf_inline __u32 dynpf_qf_class(__u32 v, __u32 shift)
  * byte per dimension, into v. Each is read where the quick test and
  * dynpf_rule_match() read it. Stored a byte at a time: built in a register,
  * the word took the TC programs' frames past what their calls may share.
- * The header's own fields first (DYNPF_QF_FLAGS .. _DPORT), then the TLVs
- * and the option values (DYNPF_QF_TLV .. _WSCALE), which the BPF classifier
- * asks for after it has had the TCP option area walked (bpf/classify.h).
  */
-#define DYNPF_QF_HDR_N DYNPF_QF_TLV /* the dimensions of the header's fields */
-dynpf_inline void dynpf_qf_vals_hdr(const struct dynpf_quick *q, __u8 *v)
-{
-	v[DYNPF_QF_FLAGS] = q->w & DYNPF_QW_FLAGS;
-	v[DYNPF_QF_TTL] = q->ttl;
-	v[DYNPF_QF_DSCP] = (q->w >> DYNPF_QW_DSCP_SHIFT) & 0x3f;
-	v[DYNPF_QF_SPORT] = q->sport >> 8;
-	v[DYNPF_QF_DPORT] = q->dport >> 8;
-}
-
-dynpf_inline void dynpf_qf_vals_opt(const struct dynpf_quick *q, const struct dynpf_pkt *p,
-				    __u32 s, __u8 *v)
+dynpf_inline void dynpf_qf_vals(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
+				__u8 *v)
 {
 	const struct dynpf_stack *st = &p->st[s & 1];
 	__u64 tcpo = p->tlv[DYNPF_TLV_TCP_OPT].seen[0];
 	__u32 tlv = ((tcpo >> 2) & 7) | ((tcpo >> 5) & 8), x;
 
+	v[DYNPF_QF_FLAGS] = q->w & DYNPF_QW_FLAGS;
+	v[DYNPF_QF_TTL] = q->ttl;
+	v[DYNPF_QF_DSCP] = (q->w >> DYNPF_QW_DSCP_SHIFT) & 0x3f;
+	v[DYNPF_QF_SPORT] = q->sport >> 8;
+	v[DYNPF_QF_DPORT] = q->dport >> 8;
 	if (q->l3 == 6) {
 		x = st->ip6.seen;
 		tlv |= ((x >> (DYNPF_P_HOPOPTS - DYNPF_P_HOPOPTS)) & 1) << 4 |
@@ -390,13 +382,6 @@ dynpf_inline void dynpf_qf_vals_opt(const struct dynpf_quick *q, const struct dy
 		v[DYNPF_QF_MSS] = dynpf_qf_class(st->l4.mss, 8);
 	if (q->tcp && (st->l4.opts & DYNPF_TCPO_WSCALE))
 		v[DYNPF_QF_WSCALE] = dynpf_qf_class(st->l4.wscale, 0);
-}
-
-dynpf_inline void dynpf_qf_vals(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
-				__u8 *v)
-{
-	dynpf_qf_vals_hdr(q, v);
-	dynpf_qf_vals_opt(q, p, s, v);
 }
 
 /* The values of a dimension a rule can match: lo <= v <= hi, (v & mask) == want. */
