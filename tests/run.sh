@@ -939,12 +939,13 @@ t_err "bench --print-rules with --live is refused" 2 "--print-rules runs alone" 
 # the control, a rule set without a marker, is seen), a word on xdp-bench,
 # and nothing is left: no namespace of this run, no new entry in bpffs. Other
 # runs on this machine may pin meanwhile: the daemon tests' dynpf-test-PID
-# is theirs, not this run's.
+# is theirs, not this run's. --versus, this build's own object: its 7 pairs
+# with this build's dynpf_xdp, each with traffic, and their median.
 bench_live_smoke() {
 	local out=$OUT/bench_live.out pid conf m before new
 	local others='^dynpf-test-.*$'
 	before=$(bpffs_list)
-	"$DYNPF" bench --live --duration 1 --xdp-bench >"$out" 2>&1 &
+	"$DYNPF" bench --live --duration 1 --xdp-bench --versus .output/bpf/dynpf.bpf.o >"$out" 2>&1 &
 	pid=$!
 	wait "$pid" || { cat "$out"; return 1; }
 	for conf in 'empty XDP_DROP' 'dynpf XDP, 1 rule' 'dynpf XDP, 10,000 rules' \
@@ -965,11 +966,16 @@ bench_live_smoke() {
 	done
 	grep -qE '^live: xdp, 10,000 rules / empty XDP_DROP +>= +0\.55 +[0-9.]+x +(met|MISSED)$' "$out" ||
 		{ echo "no live target:"; cat "$out"; return 1; }
+	[ "$(grep -cE '^xdp 10000 +versus [1-7]: this build [0-9.]*[1-9][0-9.]* Mpps, --versus [0-9.]*[1-9][0-9.]*, [0-9.]+x$' "$out")" = 7 ] ||
+		{ echo "not 7 --versus pairs with traffic:"; cat "$out"; return 1; }
+	m=$(awk '/^dynpf XDP, 10,000 rules .*this build \/ --versus/ { for (i = 1; i <= NF; i++) if ($i ~ /x$/) { print $i + 0; exit } }' "$out")
+	awk -v m="${m:-0}" 'BEGIN { exit !(m > 0.5 && m < 2) }' ||
+		{ echo "the build against itself: '${m}', not near 1:"; cat "$out"; return 1; }
 	! ip netns list | grep "dynpf-tb-$pid-" || { echo "namespaces left"; return 1; }
 	new=$(bpffs_list | grep -vxF -- "$before" | grep -vE "$others")
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
 }
-t "bench --live --duration 1: every configuration, nothing half-applied, nothing left" \
+t "bench --live --duration 1 --versus: every configuration, nothing half-applied, nothing left" \
 	bench_live_smoke
 
 section "bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"

@@ -259,7 +259,7 @@ struct lv_ctx {
 	uint32_t rules;       /* rules loaded now */
 	cpu_set_t saved_cpus; /* the main thread's, before it was pinned */
 	bool pinned;
-	uint32_t gen; /* the generation of the last commit */
+	uint32_t gen;              /* the generation of the last commit */
 	struct bpf_object *versus; /* --versus's object, its dynpf_xdp's fd */
 	int versus_fd;
 	bool on_versus; /* rx_attach() attaches it for dynpf_xdp */

@@ -247,7 +247,8 @@ json_object *bench_live_json(const struct bench_live *r)
 		json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "slice_ms", json_object_new_int(v->slice_ms));
-		json_object_object_add(j, "this_mpps", bench_json_doubles(v->mine, LV_PAIRS, "%.3f"));
+		json_object_object_add(j, "this_mpps",
+				       bench_json_doubles(v->mine, LV_PAIRS, "%.3f"));
 		json_object_object_add(j, "versus_mpps",
 				       bench_json_doubles(v->other, LV_PAIRS, "%.3f"));
 		json_object_object_add(j, "ratios", bench_json_doubles(v->ratio, LV_PAIRS, "%.3f"));
