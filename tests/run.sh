@@ -966,7 +966,7 @@ bench_live_smoke() {
 	done
 	grep -qE '^live: xdp, 10,000 rules / empty XDP_DROP +>= +0\.55 +[0-9.]+x +(met|MISSED)$' "$out" ||
 		{ echo "no live target:"; cat "$out"; return 1; }
-	[ "$(grep -cE '^xdp 10000 +versus [1-7]: this build [0-9.]*[1-9][0-9.]* Mpps, --versus [0-9.]*[1-9][0-9.]*, [0-9.]+x$' "$out")" = 7 ] ||
+	[ "$(grep -cE '^xdp 10000 +versus [1-7]: --versus [0-9.]*[1-9][0-9.]* Mpps, this build [0-9.]*[1-9][0-9.]*, [0-9.]+x$' "$out")" = 7 ] ||
 		{ echo "not 7 --versus pairs with traffic:"; cat "$out"; return 1; }
 	m=$(awk '/^dynpf XDP, 10,000 rules .*this build \/ --versus/ { for (i = 1; i <= NF; i++) if ($i ~ /x$/) { print $i + 0; exit } }' "$out")
 	awk -v m="${m:-0}" 'BEGIN { exit !(m > 0.5 && m < 2) }' ||

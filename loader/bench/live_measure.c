@@ -200,6 +200,51 @@ out:
 	return err;
 }
 
+/* One receiver of a pair: its configuration, and whether --versus's dynpf_xdp stands for it. */
+struct lv_side {
+	int conf;
+	bool versus;
+	const char *name; /* in the pair's line */
+	const char *what; /* in an error */
+	double *mpps;     /* per pair */
+};
+
+/*
+ * LV_PAIRS pairs of slices of num and den, den's first in every other pair
+ * (neither always first): per pair num's Mpps / den's in ratio[], a line
+ * each ("tag word i: den ..., num ..., ratio"), the median in *med.
+ */
+static int run_pairs(struct lv_ctx *x, uint32_t ms, const char *tag, const char *word,
+		     struct lv_side num, struct lv_side den, double *ratio, double *med)
+{
+	int err = 0;
+
+	for (int i = 0; !err && i < LV_PAIRS; i++) {
+		for (int k = 0; !err && k < 2; k++) {
+			struct lv_side *sd = (k ^ i) & 1 ? &num : &den;
+
+			x->on_versus = sd->versus;
+			err = slice(x, sd->conf, ms, &sd->mpps[i]);
+			x->on_versus = false;
+		}
+		if (!err && den.mpps[i] <= 0) {
+			p_err("bench --live: %s received nothing in %u ms", den.what, ms);
+			err = -EIO;
+		}
+		if (!err) {
+			ratio[i] = num.mpps[i] / den.mpps[i];
+			if (x->cfg->print_live)
+				printf("%-12s %s %d: %s %.3f Mpps, %s %.3f, %.3fx\n", tag, word,
+				       i + 1, den.name, den.mpps[i], num.name, num.mpps[i],
+				       ratio[i]);
+		}
+	}
+	if (err)
+		return err;
+	*med = dynpf_median(ratio, LV_PAIRS);
+	return 0;
+}
+
 /*
  * The pairs of one live target (live.h): the empty program and dynpf's
  * configuration of the pair in turn, on the rule set loaded now.
@@ -209,36 +254,16 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 	struct lv_pairs *pp = &x->res->pairs[pair];
 	int conf = lv_pair_conf[pair];
 	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
-	int err = 0;
+	struct lv_side dynpf = { conf, false, "dynpf", "dynpf", pp->dynpf };
+	struct lv_side empty = { LV_EMPTY, false, "empty", "the empty program", pp->empty };
+	int err;
 
 	pp->slice_ms = ms;
 	pr_info("bench --live: %s against the empty program, %d pairs of %u ms\n",
 		lv_confs[conf].label, LV_PAIRS, ms);
-	for (int i = 0; !err && i < LV_PAIRS; i++) {
-		/* Every other pair the other way round: neither always first. */
-		if (i & 1)
-			err = slice(x, conf, ms, &pp->dynpf[i])
-				      ?: slice(x, LV_EMPTY, ms, &pp->empty[i]);
-		else
-			err = slice(x, LV_EMPTY, ms, &pp->empty[i])
-				      ?: slice(x, conf, ms, &pp->dynpf[i]);
-		if (!err && pp->empty[i] <= 0) {
-			p_err("bench --live: the empty program received nothing in %u ms", ms);
-			err = -EIO;
-		}
-		if (!err) {
-			pp->ratio[i] = pp->dynpf[i] / pp->empty[i];
-			if (x->cfg->print_live)
-				printf("%-12s pair %d: empty %.3f Mpps, dynpf %.3f, %.3fx\n",
-				       lv_confs[conf].tag, i + 1, pp->empty[i], pp->dynpf[i],
-				       pp->ratio[i]);
-		}
-	}
-	if (err)
-		return err;
-	pp->med = dynpf_median(pp->ratio, LV_PAIRS);
-	pp->done = true;
-	return 0;
+	err = run_pairs(x, ms, lv_confs[conf].tag, "pair", dynpf, empty, pp->ratio, &pp->med);
+	pp->done = !err;
+	return err;
 }
 
 /*
@@ -250,32 +275,13 @@ int lv_run_versus(struct lv_ctx *x)
 {
 	struct lv_versus *v = &x->res->versus;
 	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
-	int err = 0;
+	struct lv_side mine = { LV_XDP_BIG, false, "this build", "this build", v->mine };
+	struct lv_side other = { LV_XDP_BIG, true, "--versus", "the --versus build", v->other };
+	int err;
 
 	v->slice_ms = ms;
 	pr_info("bench --live: this build against --versus, %d pairs of %u ms\n", LV_PAIRS, ms);
-	for (int i = 0; !err && i < LV_PAIRS; i++) {
-		for (int k = 0; !err && k < 2; k++) {
-			/* Every other pair the other way round. */
-			x->on_versus = (k ^ i) & 1;
-			err = slice(x, LV_XDP_BIG, ms, x->on_versus ? &v->other[i] : &v->mine[i]);
-			x->on_versus = false;
-		}
-		if (!err && v->other[i] <= 0) {
-			p_err("bench --live: the --versus build received nothing in %u ms", ms);
-			err = -EIO;
-		}
-		if (!err) {
-			v->ratio[i] = v->mine[i] / v->other[i];
-			if (x->cfg->print_live)
-				printf("%-12s versus %d: this build %.3f Mpps, --versus %.3f, %.3fx\n",
-				       lv_confs[LV_XDP_BIG].tag, i + 1, v->mine[i], v->other[i],
-				       v->ratio[i]);
-		}
-	}
-	if (err)
-		return err;
-	v->med = dynpf_median(v->ratio, LV_PAIRS);
-	v->done = true;
-	return 0;
+	err = run_pairs(x, ms, lv_confs[LV_XDP_BIG].tag, "versus", mine, other, v->ratio, &v->med);
+	v->done = !err;
+	return err;
 }
