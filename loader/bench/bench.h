@@ -232,6 +232,8 @@ struct prim_result {
 
 /* Every hook's primitives, pr[BENCH_NHOOKS]. 0 or -errno (said). */
 int bench_prims(struct bench_ctx *b, struct prim_result *pr);
+void bench_prims_print_text(const struct bench_ctx *b, const struct prim_result *pr);
+json_object *bench_prims_json(const struct bench_ctx *b, const struct prim_result *pr);
 
 struct bpf_object;
 struct dynpf_bpf;
@@ -241,8 +243,6 @@ struct dynpf_bpf;
  * it) and the program's fd in *fd; 0 or -errno (said).
  */
 int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_object **obj, int *fd);
-void bench_prims_print_text(const struct bench_ctx *b, const struct prim_result *pr);
-json_object *bench_prims_json(const struct bench_ctx *b, const struct prim_result *pr);
 
 /* ---- output (print.c) ---------------------------------------------------------- */
 
