@@ -175,6 +175,7 @@ extern const int lv_pair_conf[LV_NPAIRS];
  */
 struct lv_versus {
 	bool done;
+	char object[PATH_MAX]; /* the other build's dynpf.bpf.o */
 	uint32_t slice_ms;
 	double mine[LV_PAIRS], other[LV_PAIRS]; /* received Mpps of each slice */
 	double ratio[LV_PAIRS];                 /* this build / the other, per pair */

@@ -279,6 +279,7 @@ int lv_run_versus(struct lv_ctx *x)
 	struct lv_side other = { LV_XDP_BIG, true, "--versus", "the --versus build", v->other };
 	int err;
 
+	snprintf(v->object, sizeof(v->object), "%s", x->cfg->versus);
 	v->slice_ms = ms;
 	pr_info("bench --live: this build against --versus, %d pairs of %u ms\n", LV_PAIRS, ms);
 	err = run_pairs(x, ms, lv_confs[LV_XDP_BIG].tag, "versus", mine, other, v->ratio, &v->med);

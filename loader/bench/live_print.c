@@ -224,10 +224,11 @@ json_object *bench_live_json(const struct bench_live *r)
 
 		for (int k = 0; k < LV_NPAIRS; k++) {
 			const struct lv_pairs *pp = &r->pairs[k];
-			json_object *j = json_object_new_object();
+			json_object *j;
 
 			if (!pp->done)
 				continue;
+			j = json_object_new_object();
 			json_object_object_add(
 				j, "name", json_object_new_string(lv_confs[lv_pair_conf[k]].key));
 			json_object_object_add(j, "slice_ms", json_object_new_int(pp->slice_ms));
@@ -246,6 +247,7 @@ json_object *bench_live_json(const struct bench_live *r)
 		const struct lv_versus *v = &r->versus;
 		json_object *j = json_object_new_object();
 
+		json_object_object_add(j, "object", json_object_new_string(v->object));
 		json_object_object_add(j, "slice_ms", json_object_new_int(v->slice_ms));
 		json_object_object_add(j, "this_mpps",
 				       bench_json_doubles(v->mine, LV_PAIRS, "%.3f"));
