@@ -81,7 +81,7 @@ static void bench_usage(FILE *f)
 		"                     (with --live: in pairs of slices with this build's,\n"
 		"                     on the 10,000 rules)\n"
 		"  --live             on the wire instead, alone (see below): takes only the\n"
-		"                     three options that follow and -j\n"
+		"                     three options that follow, --versus and -j\n"
 		"  --capture FILE     --live: the frames to send, in turn (default\n"
 		"                     %s)\n"
 		"  --duration SECONDS --live: seconds of traffic per configuration (default %d)\n"
