@@ -200,6 +200,12 @@ out:
 	return err;
 }
 
+/* A pair's slice: LV_SLICE_MS, or 200 ms a second of --duration below 5 s. */
+static uint32_t pair_slice_ms(const struct lv_ctx *x)
+{
+	return x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
+}
+
 /* One receiver of a pair: its configuration, and whether --versus's dynpf_xdp stands for it. */
 struct lv_side {
 	int conf;
@@ -253,7 +259,7 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 {
 	struct lv_pairs *pp = &x->res->pairs[pair];
 	int conf = lv_pair_conf[pair];
-	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
+	uint32_t ms = pair_slice_ms(x);
 	struct lv_side dynpf = { conf, false, "dynpf", "dynpf", pp->dynpf };
 	struct lv_side empty = { LV_EMPTY, false, "empty", "the empty program", pp->empty };
 	int err;
@@ -274,7 +280,7 @@ int lv_run_pairs(struct lv_ctx *x, int pair)
 int lv_run_versus(struct lv_ctx *x)
 {
 	struct lv_versus *v = &x->res->versus;
-	uint32_t ms = x->cfg->duration >= 5 ? LV_SLICE_MS : 200 * x->cfg->duration;
+	uint32_t ms = pair_slice_ms(x);
 	struct lv_side mine = { LV_XDP_BIG, false, "this build", "this build", v->mine };
 	struct lv_side other = { LV_XDP_BIG, true, "--versus", "the --versus build", v->other };
 	int err;

@@ -21,6 +21,16 @@ static double ns_over(double m, double empty)
 	return m > 0 && empty > 0 ? 1e3 / m - 1e3 / empty : 0;
 }
 
+/* The lowest and the highest of the pairs' ratios v[LV_PAIRS]. */
+static void pairs_range(const double *v, double *lo, double *hi)
+{
+	*lo = *hi = v[0];
+	for (int i = 1; i < LV_PAIRS; i++) {
+		*lo = v[i] < *lo ? v[i] : *lo;
+		*hi = v[i] > *hi ? v[i] : *hi;
+	}
+}
+
 void bench_live_print_text(const struct bench_live *r)
 {
 	double empty = mpps(r->run[LV_EMPTY].rx, r->run[LV_EMPTY].secs);
@@ -47,25 +57,19 @@ void bench_live_print_text(const struct bench_live *r)
 	}
 	for (int k = 0; k < LV_NPAIRS; k++) {
 		const struct lv_pairs *pp = &r->pairs[k];
-		double lo = 0, hi = 0;
+		double lo, hi;
 
 		if (!pp->done)
 			continue;
-		for (int i = 0; i < LV_PAIRS; i++) {
-			lo = !i || pp->ratio[i] < lo ? pp->ratio[i] : lo;
-			hi = !i || pp->ratio[i] > hi ? pp->ratio[i] : hi;
-		}
+		pairs_range(pp->ratio, &lo, &hi);
 		printf("%-23s %13.2fx  paired: the median of %d pairs (%.2f-%.2f)\n",
 		       lv_confs[lv_pair_conf[k]].label, pp->med, LV_PAIRS, lo, hi);
 	}
 	if (r->versus.done) {
 		const struct lv_versus *v = &r->versus;
-		double lo = 0, hi = 0;
+		double lo, hi;
 
-		for (int i = 0; i < LV_PAIRS; i++) {
-			lo = !i || v->ratio[i] < lo ? v->ratio[i] : lo;
-			hi = !i || v->ratio[i] > hi ? v->ratio[i] : hi;
-		}
+		pairs_range(v->ratio, &lo, &hi);
 		printf("%-23s %13.3fx  this build / --versus, Mpps: the median of %d pairs "
 		       "(%.3f-%.3f)\n",
 		       lv_confs[LV_XDP_BIG].label, v->med, LV_PAIRS, lo, hi);
