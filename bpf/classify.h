@@ -165,10 +165,9 @@ static __always_inline void dynpf_sample(const struct bpf_dynptr *pkt, const str
 struct dynpf_cls_scratch {
 	struct dynpf_key keys[DYNPF_MAX_STACKS];
 	struct dynpf_quick q[DYNPF_MAX_STACKS];
-	__u64 hash;           /* of the masked key of the tuple being walked */
-	__u32 slot;           /* and that tuple's */
-	__u64 gen;            /* the generation the packet read: the entries alive at it */
-	__u8 qfv[DYNPF_QF_N]; /* a stack's values of the quick filters (rules/quick.h) */
+	__u64 hash; /* of the masked key of the tuple being walked */
+	__u32 slot; /* and that tuple's */
+	__u64 gen;  /* the generation the packet read: the entries alive at it */
 	struct dynpf_cls_view view;
 	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
@@ -400,7 +399,12 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
  * rules can match the packet's value there. Two loads a dimension, no
  * branch: against a loop that loaded a dimension's values only when a
  * candidate's rules all test it, syn with 10,000 rules 2-4% faster,
- * ipv6-udp the same (bench --versus, both ways round, 2 runs each).
+ * ipv6-udp the same (bench --versus, both ways round, 2 runs each). Each
+ * value is made in a register right before its step (dynpf_qf_val()),
+ * not stored as bytes in the scratch area and loaded back: syn with
+ * 10,000 rules 1-4% faster, ipv6-udp the same (bench --versus, both ways
+ * round, 2 runs each, in two sessions of 2026-12-06); on the wire
+ * (bench --live --versus, 3 runs each way) 0-2%, within its noise.
  * barrier_var() keeps clang from hoisting all 16 loads first: the TC
  * programs' frames would pass the 512 bytes their calls may share.
  */
@@ -426,11 +430,10 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (!qs)
 		return m;
-	dynpf_qf_vals(&cs->q[s], p, s, cs->qfv);
-#define DYNPF_QF_STEP(d)                                         \
-	do {                                                     \
-		m &= sel->qwild[s][d] | qs->t[s][d][cs->qfv[d]]; \
-		barrier_var(m);                                  \
+#define DYNPF_QF_STEP(d)                                                               \
+	do {                                                                           \
+		m &= sel->qwild[s][d] | qs->t[s][d][dynpf_qf_val(&cs->q[s], p, s, d)]; \
+		barrier_var(m);                                                        \
 	} while (0)
 	_Static_assert(DYNPF_QF_N == 8, "a step per dimension");
 	DYNPF_QF_STEP(0);

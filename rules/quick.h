@@ -351,37 +351,61 @@ dynpf_inline __u32 dynpf_qf_class(__u32 v, __u32 shift)
 }
 
 /*
- * Stack s's values (struct dynpf_quick q, made by dynpf_quick_init()), one
- * byte per dimension, into v. Each is read where the quick test and
- * dynpf_rule_match() read it. Stored a byte at a time: built in a register,
- * the word took the TC programs' frames past what their calls may share.
+ * Stack s's value in dimension d (struct dynpf_quick q, made by
+ * dynpf_quick_init()), each read where the quick test and
+ * dynpf_rule_match() read it. With d a constant, inlined to its one case:
+ * the classifier makes each value in a register right before its filter's
+ * step (dynpf_qf_filter()).
  */
+dynpf_inline __u32 dynpf_qf_val(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
+				__u32 d)
+{
+	const struct dynpf_stack *st = &p->st[s & 1];
+	__u64 tcpo;
+	__u32 tlv, x;
+
+	switch (d) {
+	case DYNPF_QF_FLAGS:
+		return q->w & DYNPF_QW_FLAGS;
+	case DYNPF_QF_TTL:
+		return q->ttl;
+	case DYNPF_QF_DSCP:
+		return (q->w >> DYNPF_QW_DSCP_SHIFT) & 0x3f;
+	case DYNPF_QF_SPORT:
+		return q->sport >> 8;
+	case DYNPF_QF_DPORT:
+		return q->dport >> 8;
+	case DYNPF_QF_TLV:
+		tcpo = p->tlv[DYNPF_TLV_TCP_OPT].seen[0];
+		tlv = ((tcpo >> 2) & 7) | ((tcpo >> 5) & 8);
+		if (q->l3 == 6) {
+			x = st->ip6.seen;
+			tlv |= ((x >> (DYNPF_P_HOPOPTS - DYNPF_P_HOPOPTS)) & 1) << 4 |
+			       ((x >> (DYNPF_P_ROUTING - DYNPF_P_HOPOPTS)) & 1) << 5 |
+			       ((x >> (DYNPF_P_FRAGMENT - DYNPF_P_HOPOPTS)) & 1) << 6 |
+			       ((x >> (DYNPF_P_DSTOPTS - DYNPF_P_HOPOPTS)) & 1) << 7;
+		}
+		return tlv;
+	case DYNPF_QF_MSS:
+		if (q->tcp && (st->l4.opts & DYNPF_TCPO_MSS))
+			return dynpf_qf_class(st->l4.mss, 8);
+		return 0;
+	case DYNPF_QF_WSCALE:
+		if (q->tcp && (st->l4.opts & DYNPF_TCPO_WSCALE))
+			return dynpf_qf_class(st->l4.wscale, 0);
+		return 0;
+	}
+	return 0;
+}
+
+/* Stack s's values, one byte per dimension, into v (the tests' reference). */
 dynpf_inline void dynpf_qf_vals(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
 				__u8 *v)
 {
-	const struct dynpf_stack *st = &p->st[s & 1];
-	__u64 tcpo = p->tlv[DYNPF_TLV_TCP_OPT].seen[0];
-	__u32 tlv = ((tcpo >> 2) & 7) | ((tcpo >> 5) & 8), x;
+	__u32 d;
 
-	v[DYNPF_QF_FLAGS] = q->w & DYNPF_QW_FLAGS;
-	v[DYNPF_QF_TTL] = q->ttl;
-	v[DYNPF_QF_DSCP] = (q->w >> DYNPF_QW_DSCP_SHIFT) & 0x3f;
-	v[DYNPF_QF_SPORT] = q->sport >> 8;
-	v[DYNPF_QF_DPORT] = q->dport >> 8;
-	if (q->l3 == 6) {
-		x = st->ip6.seen;
-		tlv |= ((x >> (DYNPF_P_HOPOPTS - DYNPF_P_HOPOPTS)) & 1) << 4 |
-		       ((x >> (DYNPF_P_ROUTING - DYNPF_P_HOPOPTS)) & 1) << 5 |
-		       ((x >> (DYNPF_P_FRAGMENT - DYNPF_P_HOPOPTS)) & 1) << 6 |
-		       ((x >> (DYNPF_P_DSTOPTS - DYNPF_P_HOPOPTS)) & 1) << 7;
-	}
-	v[DYNPF_QF_TLV] = tlv;
-	v[DYNPF_QF_MSS] = 0;
-	v[DYNPF_QF_WSCALE] = 0;
-	if (q->tcp && (st->l4.opts & DYNPF_TCPO_MSS))
-		v[DYNPF_QF_MSS] = dynpf_qf_class(st->l4.mss, 8);
-	if (q->tcp && (st->l4.opts & DYNPF_TCPO_WSCALE))
-		v[DYNPF_QF_WSCALE] = dynpf_qf_class(st->l4.wscale, 0);
+	for (d = 0; d < DYNPF_QF_N; d++)
+		v[d] = dynpf_qf_val(q, p, s, d);
 }
 
 /* The values of a dimension a rule can match: lo <= v <= hi, (v & mask) == want. */
