@@ -177,12 +177,13 @@ run: check-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)scripts/demo.sh
 
-# One run of `dynpf -j bench` (BENCH_ARGS: its options) into build/bench/bench.json,
-# then `dynpf -j bench --live` (BENCH_LIVE_ARGS; BENCH_LIVE=0 leaves it out) with
-# its "live" object and targets merged into the same JSON, then the summary
+# One run of `dynpf -j bench` (BENCH_ARGS: its options; by default --frames, a
+# capture's frames in turn: docs/bench.md) into build/bench/bench.json, then
+# `dynpf -j bench --live` (BENCH_LIVE_ARGS; BENCH_LIVE=0 leaves it out) with its
+# "live" object and targets merged into the same JSON, then the summary
 # (with the targets of issue 18: target, now, met or MISSED) and the PNG plots
 # beside it (scripts/bench-report.sh).
-BENCH_ARGS ?=
+BENCH_ARGS ?= --frames pcap-tests/tcp_options.pcap
 BENCH_LIVE ?= 1
 BENCH_LIVE_ARGS ?= --duration 5
 bench: check-deps

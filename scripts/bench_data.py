@@ -212,6 +212,32 @@ def rules(d, out, datadir):
                     f'{fmt(total.get(int(n)) if n is not None else None, 1, 12)}')
 
 
+def frames(d, out):
+    """--frames: a capture's frames in turn, one test run each."""
+    r = d.get('rules')
+    fr = r.get('frames') if isinstance(r, dict) else None
+    if not isinstance(fr, dict):
+        return
+    sets = [x for x in fr.get('sets') or []
+            if isinstance(x, dict) and num(x.get('rules')) is not None]
+    if not sets:
+        return
+    out('')
+    out(f'frames in turn ({fr.get("capture", "?")}, {fr.get("frames", "?")} frames, '
+        f'{fr.get("rounds", "?")} rounds), one test run each: mean ns per frame')
+    out(f'{"rules":>8}{"empty":>9}{"parse":>9}{"classify":>10}{"dynpf":>9}'
+        f'{"xdp-filter":>12}{"dynpf/xf":>10}')
+    for x in sets:
+        st = x.get('after_stage_ns') or []
+        e, w, xf = num(x.get('empty_ns')), num(x.get('dynpf_ns')), num(x.get('xdp_filter_ns'))
+        parse = num(st[3]) - num(st[2]) if len(st) >= 5 else None
+        cls = num(st[4]) - num(st[3]) if len(st) >= 5 else None
+        ratio = (w - e) / (xf - e) if None not in (w, e, xf) and xf > e else None
+        out(f'{str(x.get("rules")):>8}{fmt(e, 1, 9)}{fmt(parse, 1, 9)}{fmt(cls, 1, 10)}'
+            f'{fmt(w, 1, 9)}{fmt(xf, 1, 12)}' + (f'{ratio:>9.2f}x' if ratio else f'{"-":>10}'))
+    out('parse, classify: what each stage adds; dynpf/xf: over the empty program\'s cost.')
+
+
 # ------------------------------------------- single-rule transactions, the CLI
 
 def single(d, out):
@@ -408,6 +434,7 @@ def main():
     shapes(d, out, datadir)
     primitives(d, out)
     rules(d, out, datadir)
+    frames(d, out)
     single(d, out)
     live(d, out, datadir)
     targets(d, out)

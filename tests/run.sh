@@ -903,7 +903,8 @@ bpffs_list() { find /sys/fs/bpf -mindepth 1 -maxdepth 1 -printf '%f\n' | sort; }
 bench_rules_tables() {
 	local out=$OUT/bench_rules.out want before new
 	before=$(bpffs_list)
-	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 1,100 >"$out" 2>&1 ||
+	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 1,100 \
+		--frames pcap-tests/tcp_options.pcap --frame-rounds 2 >"$out" 2>&1 ||
 		{ cat "$out"; return 1; }
 	# xdp-filter's object asks for its maps to be pinned by name: not by us.
 	new=$(bpffs_list | grep -vxF -- "$before")
@@ -915,12 +916,23 @@ bench_rules_tables() {
 		'^in force when acked: 3000 of 3000 ' '^ +dynpf rule add +[0-9.]+ ' \
 		'^dynpf rules apply FILE, 100000 changes' '^  loaded again +[0-9.]+ +[0-9.]+ ' \
 		'^syn xdp, 1 rules / xdp-filter +<= +1\.10 +[0-9.]+x +(met|MISSED)$' \
-		'^syn xdp, 10000 rules / 1 rule +<= +1\.30 +- +not measured'; do
+		'^syn xdp, 10000 rules / 1 rule +<= +1\.30 +- +not measured' \
+		'^frames in turn: pcap-tests/tcp_options\.pcap, 31 frames, 2 rounds;' \
+		'^  empty program \(the floor\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' \
+		'^  \+ classify +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
+		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$'; do
 		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
 	done
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
 }
 t "bench --rules-only --rule-counts 1,100 prints the rule tables and its targets" bench_rules_tables
+# --frames: a capture that does not read is refused before any load, and
+# --frame-rounds is --frames' own.
+t_err "bench --frames of a capture cut short is refused, saying where" 2 \
+	"record 1 is cut short" sh -c 'head -c 100 pcap-tests/tcp_options.pcap \
+		>"$1/cut.pcap" && exec "$2" bench --rules-only --frames "$1/cut.pcap"' _ "$OUT" "$DYNPF"
+t_err "bench --frame-rounds without --frames is refused" 2 "--frame-rounds goes with --frames" \
+	"$DYNPF" bench --rules-only --frame-rounds 3
 # --print-rules: the generated set as a rule file that rules check takes
 # whole, N rules, the catch-all last; refused with another option.
 bench_print_rules() {

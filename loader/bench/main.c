@@ -80,6 +80,14 @@ static void bench_usage(FILE *f)
 		"                     in the same rounds: an A/B of two builds in one run\n"
 		"                     (with --live: in pairs of slices with this build's,\n"
 		"                     on the 10,000 rules)\n"
+		"  --frames FILE      also run the frames of the capture FILE in turn, one\n"
+		"                     test run each, through every program of the rule\n"
+		"                     benchmarks at each rule count (the empty one, dynpf_xdp\n"
+		"                     stopped after each stage, the whole, xdp-filter's,\n"
+		"                     --versus's), interleaved frame by frame: ns per frame\n"
+		"                     with the caches colder than in repeated runs\n"
+		"  --frame-rounds N   --frames: times through the capture at each rule count\n"
+		"                     (default %u)\n"
 		"  --live             on the wire instead, alone (see below): takes only the\n"
 		"                     three options that follow, --versus and -j\n"
 		"  --capture FILE     --live: the frames to send, in turn (default\n"
@@ -127,7 +135,8 @@ static void bench_usage(FILE *f)
 		"\n"
 		"Shapes:\n",
 		BENCH_REPEAT_DEFAULT, BENCH_RUNS_DEFAULT, BENCH_RULES_MAX_COUNT,
-		BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT, BENCH_RULES_MAX_COUNT);
+		BENCH_FRAME_ROUNDS_DEFAULT, BENCH_LIVE_CAPTURE_DEFAULT, BENCH_LIVE_DURATION_DEFAULT,
+		BENCH_RULES_MAX_COUNT);
 	for (size_t i = 0; i < BENCH_NSHAPES; i++) {
 		static uint8_t pkt[BENCH_PKT_MAX];
 
@@ -224,6 +233,8 @@ enum {
 	OPT_RULES_ONLY,
 	OPT_RULE_COUNTS,
 	OPT_VERSUS,
+	OPT_FRAMES,
+	OPT_FRAME_ROUNDS,
 	OPT_LIVE,
 	OPT_CAPTURE,
 	OPT_DURATION,
@@ -389,6 +400,8 @@ int cmd_bench(int argc, char **argv)
 		{ "rules-only", no_argument, NULL, OPT_RULES_ONLY },
 		{ "rule-counts", required_argument, NULL, OPT_RULE_COUNTS },
 		{ "versus", required_argument, NULL, OPT_VERSUS },
+		{ "frames", required_argument, NULL, OPT_FRAMES },
+		{ "frame-rounds", required_argument, NULL, OPT_FRAME_ROUNDS },
 		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -408,6 +421,7 @@ int cmd_bench(int argc, char **argv)
 	unsigned int mask = 0;
 	int c, err, ret = DYNPF_EXIT_USAGE, prims = RUN_ALSO, rules = RUN_ALSO;
 	bool counts_given = false, live = false, live_opts = false, other_opts = false;
+	bool rounds_given = false;
 	const char *versus = NULL;
 	uint32_t print_n = 0;
 	size_t n = 0;
@@ -474,6 +488,17 @@ int cmd_bench(int argc, char **argv)
 		case OPT_VERSUS:
 			versus = optarg; /* the rule benchmarks', or --live's */
 			break;
+		case OPT_FRAMES:
+			rc.frames = optarg;
+			other_opts = true;
+			break;
+		case OPT_FRAME_ROUNDS:
+			if (parse_uint("--frame-rounds", optarg, BENCH_FRAME_ROUNDS_MAX,
+				       &rc.frame_rounds))
+				return DYNPF_EXIT_USAGE;
+			rounds_given = true;
+			other_opts = true;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return DYNPF_EXIT_OK;
@@ -524,11 +549,18 @@ int cmd_bench(int argc, char **argv)
 		p_err("bench: --primitives-only and --rules-only exclude each other");
 		return DYNPF_EXIT_USAGE;
 	}
-	if (counts_given && (rules == RUN_NO || prims == RUN_ONLY)) {
-		p_err("bench: --rule-counts without the rule benchmarks (%s)",
+	if ((counts_given || rc.frames) && (rules == RUN_NO || prims == RUN_ONLY)) {
+		p_err("bench: %s without the rule benchmarks (%s)",
+		      counts_given ? "--rule-counts" : "--frames",
 		      rules == RUN_NO ? "--no-rules" : "--primitives-only");
 		return DYNPF_EXIT_USAGE;
 	}
+	if (rounds_given && !rc.frames) {
+		p_err("bench: --frame-rounds goes with --frames");
+		return DYNPF_EXIT_USAGE;
+	}
+	if (!rc.frame_rounds)
+		rc.frame_rounds = BENCH_FRAME_ROUNDS_DEFAULT;
 	if (rules == RUN_ONLY)
 		prims = RUN_NO;
 	if (prims == RUN_ONLY)

@@ -16,6 +16,7 @@
  *   rules_cli.c       the CLI against a daemon: rule add, rules apply
  *   rules_nft.c       nft -f of the same rules
  *   rules_stages.c    where the time goes: dynpf_xdp stopped after each stage
+ *   rules_frames.c    --frames: a capture's frames in turn, one test run each
  *   rules_opts.c      option areas with a rule that tests them, against direct
  *   rules_print.c     the tables, and the JSON
  */
@@ -30,10 +31,13 @@
 
 #include "bench/bench.h"
 #include "channel/ring.h"
+#include "pcap/capture.h"
 
-#define BENCH_RULES_NSHAPES 2        /* syn and ipv6-udp */
-#define BENCH_RULES_MAX_COUNTS 16    /* rule counts of one run, 0 and 1 included */
-#define BENCH_RULES_MAX_COUNT 131070 /* ids 1 .. N-1, the catch-all is 131071 */
+#define BENCH_RULES_NSHAPES 2            /* syn and ipv6-udp */
+#define BENCH_RULES_MAX_COUNTS 16        /* rule counts of one run, 0 and 1 included */
+#define BENCH_RULES_MAX_COUNT 131070     /* ids 1 .. N-1, the catch-all is 131071 */
+#define BENCH_FRAME_ROUNDS_DEFAULT 1000u /* --frame-rounds */
+#define BENCH_FRAME_ROUNDS_MAX 1000000u
 
 /* What main.c hands over: the method's settings and the packets. */
 struct bench_rules_cfg {
@@ -61,7 +65,9 @@ struct bench_rules_cfg {
 	/* Ascending, no duplicates, 0 and 1 first. */
 	uint32_t counts[BENCH_RULES_MAX_COUNTS];
 	size_t ncounts;
-	const char *versus; /* --versus: another build's dynpf.bpf.o, or NULL */
+	const char *versus;    /* --versus: another build's dynpf.bpf.o, or NULL */
+	const char *frames;    /* --frames: a capture's frames in turn, or NULL */
+	uint32_t frame_rounds; /* --frame-rounds: times through them at each count */
 };
 
 struct bench_rules;
@@ -147,6 +153,22 @@ extern const char *const rb_stage_names[RB_NSTAGES + 1];
  */
 #define RB_NPLACES 3
 
+/*
+ * --frames (rules_frames.c): a capture's frames in turn, one test run
+ * each, for these programs: the empty one, dynpf_xdp stopped after each
+ * stage, the whole, xdp-filter's and --versus's.
+ */
+enum {
+	RB_FR_EMPTY,
+	RB_FR_STAGE, /* .. RB_FR_STAGE + RB_NSTAGES - 1 */
+	RB_FR_WHOLE = RB_FR_STAGE + RB_NSTAGES,
+	RB_FR_XF,
+	RB_FR_VERSUS,
+	RB_FR_N
+};
+#define RB_FR_MAX_LEN 3000 /* an XDP test run's frame fits a page with its head and tail room */
+extern const char *const rb_fr_names[RB_FR_N];
+
 /* One rule count: its load and its classification figures. */
 struct rb_set {
 	uint32_t rules;
@@ -165,6 +187,7 @@ struct rb_set {
 	/* dynpf_xdp in placement p >= 1 (0: ns[.][0][P_DYNPF]) */
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
+	double fr_ns[RB_FR_N]; /* --frames: mean ns per frame, -1: not timed */
 };
 
 struct rb_upd {
@@ -280,7 +303,8 @@ struct bench_rules {
 	char xf_path[256]; /* xdp-filter's object, "" when absent */
 	char xf_msg[256];  /* why it is absent or did not load */
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
-	uint32_t nplaces; /* placements of dynpf_xdp timed: RB_NPLACES */
+	uint32_t nplaces;               /* placements of dynpf_xdp timed: RB_NPLACES */
+	uint32_t fr_frames, fr_skipped; /* --frames: the frames timed, and left out */
 };
 
 struct bpf_object;
@@ -302,6 +326,7 @@ struct rb_ctx {
 	struct bpf_object *xf_obj;
 	int ncpus;
 	struct dynpf_pkt parsed[RB_NSHAPES];
+	struct dynpf_capture cap; /* --frames' frames */
 };
 
 /* rules_gen.c: the rule of submit to effective, the text of each kind. */
@@ -329,6 +354,13 @@ int rb_time_set(struct rb_ctx *x, struct rb_set *s);
 int rb_options(struct rb_ctx *x);
 void rb_print_options(const struct bench_rules *r);
 json_object *rb_options_json(const struct bench_rules *r);
+
+/* rules_frames.c: --frames, at each rule count. 0 or -errno (said). */
+int rb_frames_open(struct rb_ctx *x);
+void rb_frames_close(struct rb_ctx *x);
+int rb_time_frames(struct rb_ctx *x, struct rb_set *s);
+void rb_print_frames(const struct bench_rules *r);
+json_object *rb_frames_json(const struct bench_rules *r);
 
 /* rules_stages.c: the ablation's programs, on x->skel's maps. 0 or -errno (said). */
 int rb_stages_open(struct rb_ctx *x);

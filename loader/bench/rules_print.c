@@ -201,6 +201,7 @@ void bench_rules_print_text(const struct bench_rules *r)
 	print_sets(r);
 	print_classify(r);
 	rb_print_stages(r);
+	rb_print_frames(r);
 	rb_print_options(r);
 	print_updates(r);
 	print_effective(r);
@@ -291,6 +292,8 @@ json_object *bench_rules_json(const struct bench_rules *r)
 	json_object_object_add(o, "sets", sets);
 	json_object_object_add(o, "classify", cls);
 	json_object_object_add(o, "stages", rb_stages_json(r));
+	if (r->cfg.frames)
+		json_object_object_add(o, "frames", rb_frames_json(r));
 	json_object_object_add(o, "options", rb_options_json(r));
 	{
 		json_object *xf = json_object_new_object();

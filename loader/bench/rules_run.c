@@ -144,6 +144,10 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	res->cfg = *cfg;
 	x.res = res;
 	x.ncpus = libbpf_num_possible_cpus();
+	/* --frames' capture first: a file that does not read costs no load. */
+	err = rb_frames_open(&x);
+	if (err)
+		goto fail;
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++)
 		dynpf_parse_native(cfg->shape[sh].pkt, cfg->shape[sh].len, &x.parsed[sh], NULL);
 
@@ -201,6 +205,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		err = dynpf_ctrl_quiesce(&x.c);
 		err = err ?: rb_check_set(&x, s);
 		err = err ?: rb_time_set(&x, s);
+		err = err ?: rb_time_frames(&x, s);
 		if (err)
 			goto fail;
 		if (s->rules == 0) {
@@ -227,6 +232,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	if (err)
 		goto fail;
 	rb_stages_close(&x);
+	rb_frames_close(&x);
 	dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
@@ -234,6 +240,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	return 0;
 fail:
 	rb_stages_close(&x);
+	rb_frames_close(&x);
 	if (x.c.urb || x.c.acks)
 		dynpf_ctrl_close(&x.c);
 	dynpf_bpf__destroy(x.skel);
