@@ -933,6 +933,8 @@ t_err "bench --frames of a capture cut short is refused, saying where" 2 \
 		>"$1/cut.pcap" && exec "$2" bench --rules-only --frames "$1/cut.pcap"' _ "$OUT" "$DYNPF"
 t_err "bench --frame-rounds without --frames is refused" 2 "--frame-rounds goes with --frames" \
 	"$DYNPF" bench --rules-only --frame-rounds 3
+t_err "bench --frames of a file that is not there is refused before the shapes run" 2 \
+	"--frames /nonexistent.pcap: No such file" "$DYNPF" bench --frames /nonexistent.pcap
 # --print-rules: the generated set as a rule file that rules check takes
 # whole, N rules, the catch-all last; refused with another option.
 bench_print_rules() {
