@@ -167,7 +167,6 @@ enum {
 	RB_FR_N
 };
 #define RB_FR_MAX_LEN 3000 /* an XDP test run's frame fits a page with its head and tail room */
-extern const char *const rb_fr_names[RB_FR_N];
 
 /* One rule count: its load and its classification figures. */
 struct rb_set {
@@ -361,6 +360,17 @@ void rb_frames_close(struct rb_ctx *x);
 int rb_time_frames(struct rb_ctx *x, struct rb_set *s);
 void rb_print_frames(const struct bench_rules *r);
 json_object *rb_frames_json(const struct bench_rules *r);
+
+/*
+ * rules_stages.c: the counts' header, then the rows of an ablation table:
+ * the floor, what each stage adds to the one before, the whole program.
+ * at(r, i, k, arg): rule count i's figure after stage k (0: the empty
+ * program, RB_NSTAGES + 1: the whole). No newline after the last row.
+ */
+void rb_print_stage_rows(const struct bench_rules *r,
+			 double (*at)(const struct bench_rules *r, size_t i, int k,
+				      const void *arg),
+			 const void *arg);
 
 /* rules_stages.c: the ablation's programs, on x->skel's maps. 0 or -errno (said). */
 int rb_stages_open(struct rb_ctx *x);

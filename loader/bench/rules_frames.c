@@ -18,7 +18,6 @@
  * A/B of two builds that the machine's slow phases move alike.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +26,7 @@
 #include "lib/log.h"
 #include "pcap/capture.h"
 
-const char *const rb_fr_names[RB_FR_N] = {
-	[RB_FR_EMPTY] = "empty program (the floor)",
-	[RB_FR_WHOLE] = "= dynpf_xdp",
+static const char *const rb_fr_names[RB_FR_N] = {
 	[RB_FR_XF] = "xdp-filter, all",
 	[RB_FR_VERSUS] = "--versus build",
 };
@@ -125,6 +122,14 @@ int rb_time_frames(struct rb_ctx *x, struct rb_set *s)
 	return 0;
 }
 
+/* rb_print_stage_rows()'s figures: the rows of fr_ns are the stages' k. */
+_Static_assert(RB_FR_EMPTY == 0 && RB_FR_WHOLE == RB_NSTAGES + 1, "fr_ns by stage");
+static double frames_at(const struct bench_rules *r, size_t i, int k, const void *arg)
+{
+	(void)arg;
+	return r->set[i].fr_ns[k];
+}
+
 void rb_print_frames(const struct bench_rules *r)
 {
 	const struct bench_rules_cfg *cfg = &r->cfg;
@@ -140,23 +145,10 @@ void rb_print_frames(const struct bench_rules *r)
 	       "frame: mean ns per frame\n",
 	       cfg->frame_rounds);
 	printf("%-32s", "");
-	for (size_t i = 0; i < cfg->ncounts; i++)
-		printf(" %9u", cfg->counts[i]);
+	rb_print_stage_rows(r, frames_at, NULL);
 	printf("\n");
-	/* The floor, what each stage adds to the one before (the last: the
-	 * counters, to the whole program), the whole, then the others. */
-	for (int k = 0; k < RB_FR_N; k++) {
-		bool step = k >= RB_FR_STAGE && k <= RB_FR_WHOLE;
-
+	for (int k = RB_FR_XF; k <= RB_FR_VERSUS; k++) {
 		if (s0->fr_ns[k] < 0)
-			continue;
-		if (step) {
-			printf("  + %-28s", rb_stage_names[k - RB_FR_STAGE]);
-			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %+9.1f", r->set[i].fr_ns[k] - r->set[i].fr_ns[k - 1]);
-			printf("\n");
-		}
-		if (step && k != RB_FR_WHOLE)
 			continue;
 		printf("  %-30s", rb_fr_names[k]);
 		for (size_t i = 0; i < cfg->ncounts; i++)
@@ -182,7 +174,8 @@ void rb_print_frames(const struct bench_rules *r)
 	printf("Each run's duration (the program's run, not the syscall around it), the\n"
 	       "mean over frames and rounds. The caches and branch predictors hold less of\n"
 	       "each program than in the tables above, where one packet repeats: closer to\n"
-	       "the wire (bench --live), where frames come in turn after the kernel's path.\n"
+	       "the wire (bench --live), where frames come in turn after the kernel's path:\n"
+	       "where a frame pays, not a judge of a change (docs/bench.md).\n"
 	       "Stages: the time each adds to the one before (dynpf_xdp stopped after it).\n"
 	       "x xdp-filter's cost: dynpf's over the floor, divided by xdp-filter's.\n");
 }

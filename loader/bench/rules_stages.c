@@ -247,6 +247,34 @@ static double after(const struct rb_set *s, size_t sh, int k, uint32_t runs)
 	return min_u32(s->ns[sh][0][P_DYNPF], runs);
 }
 
+void rb_print_stage_rows(const struct bench_rules *r,
+			 double (*at)(const struct bench_rules *r, size_t i, int k,
+				      const void *arg),
+			 const void *arg)
+{
+	const struct bench_rules_cfg *cfg = &r->cfg;
+
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %9u", cfg->counts[i]);
+	printf("\n%-32s", "  empty program (the floor)");
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %9.1f", at(r, i, 0, arg));
+	for (int k = 1; k <= RB_NSTAGES + 1; k++) {
+		printf("\n  + %-28s", rb_stage_names[k - 1]);
+		for (size_t i = 0; i < cfg->ncounts; i++)
+			printf(" %+9.1f", at(r, i, k, arg) - at(r, i, k - 1, arg));
+	}
+	printf("\n%-32s", "  = dynpf_xdp");
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %9.1f", at(r, i, RB_NSTAGES + 1, arg));
+}
+
+/* rb_print_stage_rows()'s figures for the shape *arg. */
+static double stage_at(const struct bench_rules *r, size_t i, int k, const void *arg)
+{
+	return after(&r->set[i], *(const size_t *)arg, k, r->cfg.runs);
+}
+
 void rb_print_stages(const struct bench_rules *r)
 {
 	const struct bench_rules_cfg *cfg = &r->cfg;
@@ -256,20 +284,7 @@ void rb_print_stages(const struct bench_rules *r)
 	       cfg->runs);
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 		printf("%-32s", cfg->shape[sh].name);
-		for (size_t i = 0; i < cfg->ncounts; i++)
-			printf(" %9u", cfg->counts[i]);
-		printf("\n%-32s", "  empty program (the floor)");
-		for (size_t i = 0; i < cfg->ncounts; i++)
-			printf(" %9.1f", after(&r->set[i], sh, 0, cfg->runs));
-		for (int k = 1; k <= RB_NSTAGES + 1; k++) {
-			printf("\n  + %-28s", rb_stage_names[k - 1]);
-			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %+9.1f", after(&r->set[i], sh, k, cfg->runs) -
-							  after(&r->set[i], sh, k - 1, cfg->runs));
-		}
-		printf("\n%-32s", "  = dynpf_xdp");
-		for (size_t i = 0; i < cfg->ncounts; i++)
-			printf(" %9.1f", after(&r->set[i], sh, RB_NSTAGES + 1, cfg->runs));
+		rb_print_stage_rows(r, stage_at, &sh);
 		if (cfg->versus) {
 			printf("\n%-32s", "  --versus build");
 			for (size_t i = 0; i < cfg->ncounts; i++)
