@@ -169,6 +169,15 @@ enum {
 #define RB_FR_MAX_LEN 3000 /* an XDP test run's frame fits a page with its head and tail room */
 
 /* One rule count: its load and its classification figures. */
+/*
+ * A rule count's rounds timed again when the machine was slow in them
+ * (rb_time_steady()): its gauge above RB_SLOW times the lowest of the
+ * counts before, at most RB_RETIME_MAX times more, RB_RETIME_PAUSE_MS apart.
+ */
+#define RB_SLOW 1.15
+#define RB_RETIME_MAX 2
+#define RB_RETIME_PAUSE_MS 2000
+
 struct rb_set {
 	uint32_t rules;
 	uint32_t added;            /* by this step's transaction */
@@ -187,6 +196,11 @@ struct rb_set {
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
 	double fr_ns[RB_FR_N]; /* --frames: mean ns per frame, -1: not timed */
+	/* rb_time_steady(): the gauge's median in each attempt at timing the
+	 * set (the last kept: the lowest), and how many attempts */
+	double gauge_ns[1 + RB_RETIME_MAX];
+	uint32_t timed;
+	uint32_t kept; /* the attempt kept */
 };
 
 struct rb_upd {
@@ -304,6 +318,7 @@ struct bench_rules {
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
 	uint32_t nplaces;               /* placements of dynpf_xdp timed: RB_NPLACES */
 	uint32_t fr_frames, fr_skipped; /* --frames: the frames timed, and left out */
+	double gauge_min; /* the lowest gauge of the counts timed so far (rb_time_steady()) */
 };
 
 struct bpf_object;
@@ -347,7 +362,8 @@ int rb_test_run(int fd, const uint8_t *pkt, uint32_t len, uint32_t repeat, uint3
 		uint32_t *ns);
 void rb_xdpfilter_open(struct rb_ctx *x);
 int rb_check_set(struct rb_ctx *x, struct rb_set *s);
-int rb_time_set(struct rb_ctx *x, struct rb_set *s);
+int rb_time_steady(struct rb_ctx *x, struct rb_set *s);
+double rb_gauge(const struct rb_set *s);
 
 /* rules_opts.c: the option shapes, timed with their option rules. 0 or -errno (said). */
 int rb_options(struct rb_ctx *x);

@@ -42,6 +42,34 @@ static void print_sets(const struct bench_rules *r)
 	       DYNPF_MAX_TUPLES);
 }
 
+/* The rule counts timed again, or timed in a slow phase (rb_time_steady()). */
+static void print_retimed(const struct bench_rules *r)
+{
+	const char *gauge = r->set[0].med[0][0][P_XDPFILT] > 0 ? "xdp-filter" : "the empty program";
+	bool head = false;
+
+	for (size_t i = 0; i < r->cfg.ncounts; i++) {
+		const struct rb_set *s = &r->set[i];
+		bool slow = rb_gauge(s) > RB_SLOW * r->gauge_min;
+
+		if (s->timed <= 1 && !slow)
+			continue;
+		if (!head)
+			printf("timed again: a count whose rounds had %s on %s above %.2fx the\n"
+			       "lowest of the counts before (a slow phase of the machine), at most "
+			       "%d times\nmore, the attempt with the lowest kept:\n",
+			       gauge, r->cfg.shape[0].name, RB_SLOW, RB_RETIME_MAX);
+		head = true;
+		printf("  %u rules: %s", s->rules, gauge);
+		for (uint32_t k = 0; k < s->timed; k++)
+			printf("%s %.1f ns%s", k ? "," : "", s->gauge_ns[k],
+			       k == s->kept && s->timed > 1 ? " (kept)" : "");
+		if (slow)
+			printf("; still slow against %.1f", r->gauge_min);
+		printf("\n");
+	}
+}
+
 static void print_classify(const struct bench_rules *r)
 {
 	const struct rb_set *one = set_of(r, 1), *zero = set_of(r, 0);
@@ -110,6 +138,7 @@ static void print_classify(const struct bench_rules *r)
 		       "timed in the same rounds: where the kernel puts a program's code moves its\n"
 		       "cost (docs/bench.md); the xdp targets take the median over the %u loads.\n",
 		       r->nplaces - 1, r->nplaces);
+	print_retimed(r);
 	if (r->xf_msg[0])
 		printf("xdp-filter: %s%s%s, not measured.\n", r->xf_path, r->xf_path[0] ? ": " : "",
 		       r->xf_msg);
@@ -226,6 +255,7 @@ json_object *bench_rules_json(const struct bench_rules *r)
 	for (size_t i = 0; i < cfg->ncounts; i++) {
 		const struct rb_set *s = &r->set[i];
 		json_object *j = json_object_new_object(), *cand = json_object_new_object();
+		json_object *gauges = json_object_new_array();
 
 		json_object_object_add(j, "rules", json_object_new_int64(s->rules));
 		json_object_object_add(j, "added", json_object_new_int64(s->added));
@@ -237,6 +267,11 @@ json_object *bench_rules_json(const struct bench_rules *r)
 			json_object_object_add(cand, cfg->shape[sh].name,
 					       json_object_new_int64(s->cand[sh]));
 		json_object_object_add(j, "key_matches", cand);
+		json_object_object_add(j, "timed", json_object_new_int64(s->timed));
+		json_object_object_add(j, "timed_kept", json_object_new_int64(s->kept));
+		for (uint32_t k = 0; k < s->timed; k++)
+			json_object_array_add(gauges, dynpf_json_num(s->gauge_ns[k], "%.1f"));
+		json_object_object_add(j, "gauge_ns", gauges);
 		json_object_array_add(sets, j);
 		for (size_t sh = 0; sh < RB_NSHAPES; sh++) {
 			for (size_t h = 0; h < RB_NHOOKS; h++) {

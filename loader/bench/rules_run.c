@@ -204,7 +204,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		 * updates' and the last steps' are reclaimed first). */
 		err = dynpf_ctrl_quiesce(&x.c);
 		err = err ?: rb_check_set(&x, s);
-		err = err ?: rb_time_set(&x, s);
+		err = err ?: rb_time_steady(&x, s);
 		err = err ?: rb_time_frames(&x, s);
 		if (err)
 			goto fail;
