@@ -173,6 +173,15 @@ def rules(d, out, datadir):
             out(f'{s:<20}{fmt(first.get("empty_ns"), 1, 8)}' +
                 ''.join(fmt(by.get((s, n), {}).get('dynpf_ns'), 1, 9) for n in counts))
         out('empty: the test-run floor (at the first count); only a catch-all matches.')
+        # Counts timed again after a slow phase (rb_time_steady(), docs/bench.md).
+        again = [st for st in (r.get('sets') or []) if isinstance(st, dict) and
+                 (num(st.get('timed')) or 0) > 1]
+        if again:
+            out('timed again (a slow phase of the machine), the gauge in each attempt: ' +
+                '; '.join(f'{st.get("rules")} rules ' +
+                          ', '.join(fmt(g, 1, 0).strip() for g in st.get('gauge_ns') or []) +
+                          f' ns, attempt {int(num(st.get("timed_kept")) or 0) + 1} kept'
+                          for st in again))
 
     if not isinstance(r, dict):
         return
