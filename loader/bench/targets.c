@@ -258,7 +258,7 @@ void bench_print_targets(const struct bench_rules *r, const struct bench_live *l
 			       "not measured in this run");
 			continue;
 		}
-		printf("%-48s %s%6.2f %7.2fx  %s\n", t[i].what,
+		printf("%-48s %s%6.2f %7.3fx  %s\n", t[i].what,
 		       t[i].at_least ? ">=" : "<=", t[i].target, t[i].now,
 		       met(&t[i]) ? "met" : "MISSED");
 	}
