@@ -168,7 +168,6 @@ enum {
 };
 #define RB_FR_MAX_LEN 3000 /* an XDP test run's frame fits a page with its head and tail room */
 
-/* One rule count: its load and its classification figures. */
 /*
  * A rule count's rounds timed again when the machine was slow in them
  * (rb_time_steady()): its gauge above RB_SLOW times the lowest of the
@@ -178,6 +177,7 @@ enum {
 #define RB_RETIME_MAX 2
 #define RB_RETIME_PAUSE_MS 2000
 
+/* One rule count: its load and its classification figures. */
 struct rb_set {
 	uint32_t rules;
 	uint32_t added;            /* by this step's transaction */
@@ -196,11 +196,12 @@ struct rb_set {
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
 	double fr_ns[RB_FR_N]; /* --frames: mean ns per frame, -1: not timed */
-	/* rb_time_steady(): the gauge's median in each attempt at timing the
-	 * set (the last kept: the lowest), and how many attempts */
+	/* rb_time_steady(): the gauge (rb_gauge()) in each attempt at timing
+	 * the set, how many attempts, and the one kept (the lowest gauge),
+	 * whose figures the set holds */
 	double gauge_ns[1 + RB_RETIME_MAX];
 	uint32_t timed;
-	uint32_t kept; /* the attempt kept */
+	uint32_t kept;
 };
 
 struct rb_upd {
