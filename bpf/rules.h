@@ -554,7 +554,7 @@ static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 	      sel->filt[0][v6][3]))
 		return m;
 	/* The quick filters of the TCP header's own fields, as
-	 * dynpf_qf_vals() gives them ("tcp flags syn", the ports' high bytes). */
+	 * dynpf_qf_val() gives them ("tcp flags syn", the ports' high bytes). */
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (qs) {
 		m &= qf | qs->t[0][DYNPF_QF_FLAGS][st->l4.flags];

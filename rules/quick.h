@@ -279,7 +279,7 @@ dynpf_inline int dynpf_quick(const struct dynpf_rule *r, const struct dynpf_qtes
  * Quick filters: tuples dropped before their probe, by the fields a rule
  * tests outside its key (the classifier's step 2 in docs/rules.md; the maps
  * in bpf/rules.h). The packet makes, per stack, one value per dimension
- * below, each of 8 bits (dynpf_qf_vals()); a rule says which values of a
+ * below, each of 8 bits (dynpf_qf_val()); a rule says which values of a
  * dimension it can match (dynpf_qf_rule()): all of them (it does not test
  * that field), or a set holding every value its tests accept. The drain
  * keeps, per stack,
