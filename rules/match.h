@@ -62,10 +62,14 @@ struct dynpf_cls_stack {
 	__u8 pad[2];
 };
 
-/* 8-byte aligned: cleared by two 64-bit stores, not 16 byte stores (BPF). */
+/* A stack's view as one word: set by one 64-bit store (dynpf_cls_view_plain()). */
 struct dynpf_cls_view {
-	struct dynpf_cls_stack s[DYNPF_MAX_STACKS];
-} __attribute__((aligned(8)));
+	union {
+		struct dynpf_cls_stack s[DYNPF_MAX_STACKS];
+		__u64 w[DYNPF_MAX_STACKS];
+	};
+};
+_Static_assert(sizeof(struct dynpf_cls_stack) == 8, "a stack's view is a word");
 
 #define DYNPF_NERRORS 8 /* DYNPF_E_OK .. DYNPF_E_BAD_HDR */
 
@@ -90,16 +94,17 @@ dynpf_inline __u8 dynpf_ip6_upper(const struct dynpf_stack *st)
 }
 
 /*
- * Inlined: the BPF classifier keeps v in its per-CPU scratch map value. (On
- * a BPF stack, clang would index v->s[] by or-ing the stack index into the
- * frame pointer, which the verifier refuses.)
+ * The view of any parse, from its layers in order: dynpf_cls_view_init()
+ * and, for the common packet, the reference of dynpf_cls_view_plain()
+ * (test_ctrl's quick test holds the two alike on every capture). Inlined:
+ * the BPF classifier keeps v in its per-CPU scratch map value. (On a BPF
+ * stack, clang would index v->s[] by or-ing the stack index into the frame
+ * pointer, which the verifier refuses.)
  */
-dynpf_inline int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
+dynpf_inline void dynpf_cls_view_walk(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
 {
 	__u32 i;
 
-	if (!v || !p)
-		return 0;
 	__builtin_memset(v, 0, sizeof(*v));
 	for (i = 0; i < DYNPF_MAX_LAYERS; i++) {
 		const struct dynpf_layer *l = &p->layers[i];
@@ -147,6 +152,50 @@ dynpf_inline int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynp
 		else if (v->s[i].l3 == 6)
 			v->s[i].proto = dynpf_ip6_upper(st);
 	}
+}
+
+/*
+ * The common packet, Ethernet, IPv4 or IPv6 and TCP, UDP, ICMP or ICMPv6,
+ * all in the outer stack: its view made in a register and stored as one
+ * word a stack (1), without the walk's branch per layer and field (0: not
+ * such a packet). With 10,000 rules on the wire (bench --live --versus,
+ * the medians of 7 pairs, three runs each way round) 1-2% more frames a
+ * second; ipv6-udp 3-6% faster in test runs, syn the same; no more
+ * instructions for the verifier. (A shortcut that set the view's fields
+ * one by one cost 57k more, 2026-12-05.)
+ */
+dynpf_inline int dynpf_cls_view_plain(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
+{
+	const struct dynpf_layer *l = p->layers;
+	__u32 l3 = l[1].proto, l4 = l[2].proto;
+	union {
+		struct dynpf_cls_stack s;
+		__u64 w;
+	} s;
+
+	if (p->nlayers != 3 || l[0].proto != DYNPF_P_ETH || l3 - DYNPF_P_IPV4 > 1 ||
+	    l4 - DYNPF_P_TCP > DYNPF_P_ICMPV6 - DYNPF_P_TCP || (l[0].stack | l[1].stack | l[2].stack))
+		return 0;
+	_Static_assert(DYNPF_P_IPV6 == DYNPF_P_IPV4 + 1 && DYNPF_P_UDP == DYNPF_P_TCP + 1 &&
+			       DYNPF_P_ICMP == DYNPF_P_TCP + 2 && DYNPF_P_ICMPV6 == DYNPF_P_TCP + 3,
+		       "the ranges tested above");
+	s.w = 0;
+	s.s.l3 = l3 == DYNPF_P_IPV4 ? 4 : 6;
+	s.s.l4 = l4;
+	s.s.proto = l3 == DYNPF_P_IPV4 ? p->st[0].l3.proto : dynpf_ip6_upper(&p->st[0]);
+	s.s.l2 = 1;
+	v->w[0] = s.w;
+	v->w[1] = 0;
+	return 1;
+}
+
+/* The view of p's parse, per stack (struct dynpf_cls_stack). */
+dynpf_inline int dynpf_cls_view_init(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
+{
+	if (!v || !p)
+		return 0;
+	if (!dynpf_cls_view_plain(v, p))
+		dynpf_cls_view_walk(v, p);
 	return 0;
 }
 

@@ -22,7 +22,9 @@
 struct quick_count {
 	unsigned long match, fail, ask, wrong;
 	unsigned long qf_drop, qf_wrong; /* the quick filters: dropped, dropped a match */
+	unsigned long plain, walked, view_wrong; /* dynpf_cls_view_plain() took, left, erred */
 	char first[256];                 /* the first disagreement */
+	char view_first[256];            /* the first view that differed */
 };
 
 /* The rule's text, or its id, for a message. */
@@ -197,6 +199,28 @@ static void made_rule(unsigned int *seed, struct dynpf_rule *r, const struct dyn
 	}
 }
 
+/*
+ * The view of the parse the classifier makes (dynpf_cls_view_init(): the
+ * common packet's shortcut, else the walk) against the walk over every
+ * layer, its reference.
+ */
+static void quick_view(struct quick_count *n, const struct dynpf_pkt *p,
+		       const struct dynpf_cls_view *v, const char *where)
+{
+	struct dynpf_cls_view walk, plain;
+
+	dynpf_cls_view_walk(&walk, p);
+	if (dynpf_cls_view_plain(&plain, p))
+		n->plain++;
+	else
+		n->walked++;
+	if (memcmp(&walk, v, sizeof(walk)) && !n->view_wrong++)
+		snprintf(n->view_first, sizeof(n->view_first),
+			 "%.150s: stack 0 l3 %u l4 %u proto %u l2 %u, the walk's %u %u %u %u", where,
+			 v->s[0].l3, v->s[0].l4, v->s[0].proto, v->s[0].l2, walk.s[0].l3,
+			 walk.s[0].l4, walk.s[0].proto, walk.s[0].l2);
+}
+
 /* Every packet of capture path, against rs's rules and made ones. */
 static void quick_capture(struct quick_count *n, const char *path, const struct dynpf_rule *rules,
 			  size_t nrules, unsigned int *seed)
@@ -223,9 +247,10 @@ static void quick_capture(struct quick_count *n, const char *path, const struct 
 		dynpf_parse_native(data, h->caplen, &p, NULL);
 		p.ifindex = 1 + k % 3;
 		dynpf_cls_view_init(&v, &p);
+		snprintf(where, sizeof(where), "%s packet %lu", path, k);
+		quick_view(n, &p, &v, where);
 		for (__u32 s = 0; s < DYNPF_MAX_STACKS; s++)
 			dynpf_quick_init(&q[s], &v.s[s], &p.st[s], p.ifindex);
-		snprintf(where, sizeof(where), "%s packet %lu", path, k);
 		for (size_t i = 0; i < nrules; i++)
 			quick_one(n, &rules[i], &p, &v, q, data, where);
 		for (int i = 0; i < 64; i++) {
@@ -268,6 +293,11 @@ void test_quick(void)
 	}
 	for (size_t i = 0; i < caps.gl_pathc; i++)
 		quick_capture(&n, caps.gl_pathv[i], rules, nrules, &seed);
+	CHECK("view of the parse: the shortcut as the walk", !n.view_wrong, "%lu differ, first %s",
+	      n.view_wrong, n.view_first);
+	/* Both ways taken: a shortcut never taken would pass the check above. */
+	CHECK("view of the parse: shortcut and walk both taken", n.plain && n.walked,
+	      "shortcut %lu, walk %lu", n.plain, n.walked);
 	CHECK("quick: never says otherwise than the match", !n.wrong, "%lu disagreements, first %s",
 	      n.wrong, n.first);
 	/* It decides, both ways, most of what it is asked: a test that always
@@ -281,8 +311,10 @@ void test_quick(void)
 	CHECK("quick: decides most rules", n.match && n.fail && n.match + n.fail > 2 * n.ask,
 	      "match %lu, fail %lu, ask %lu", n.match, n.fail, n.ask);
 	printf("quick: %zu rules from %zu files and 64 made per packet, %zu captures: match %lu, "
-	       "fail %lu, ask %lu; the quick filters dropped %lu\n",
-	       nrules, files.gl_pathc, caps.gl_pathc, n.match, n.fail, n.ask, n.qf_drop);
+	       "fail %lu, ask %lu; the quick filters dropped %lu; views by the shortcut %lu, "
+	       "by the walk %lu\n",
+	       nrules, files.gl_pathc, caps.gl_pathc, n.match, n.fail, n.ask, n.qf_drop, n.plain,
+	       n.walked);
 	free(rules);
 	globfree(&files);
 	globfree(&caps);
