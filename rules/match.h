@@ -174,7 +174,8 @@ dynpf_inline int dynpf_cls_view_plain(struct dynpf_cls_view *v, const struct dyn
 	} s;
 
 	if (p->nlayers != 3 || l[0].proto != DYNPF_P_ETH || l3 - DYNPF_P_IPV4 > 1 ||
-	    l4 - DYNPF_P_TCP > DYNPF_P_ICMPV6 - DYNPF_P_TCP || (l[0].stack | l[1].stack | l[2].stack))
+	    l4 - DYNPF_P_TCP > DYNPF_P_ICMPV6 - DYNPF_P_TCP ||
+	    (l[0].stack | l[1].stack | l[2].stack))
 		return 0;
 	_Static_assert(DYNPF_P_IPV6 == DYNPF_P_IPV4 + 1 && DYNPF_P_UDP == DYNPF_P_TCP + 1 &&
 			       DYNPF_P_ICMP == DYNPF_P_TCP + 2 && DYNPF_P_ICMPV6 == DYNPF_P_TCP + 3,

@@ -21,10 +21,10 @@
 
 struct quick_count {
 	unsigned long match, fail, ask, wrong;
-	unsigned long qf_drop, qf_wrong; /* the quick filters: dropped, dropped a match */
+	unsigned long qf_drop, qf_wrong;         /* the quick filters: dropped, dropped a match */
 	unsigned long plain, walked, view_wrong; /* dynpf_cls_view_plain() took, left, erred */
-	char first[256];                 /* the first disagreement */
-	char view_first[256];            /* the first view that differed */
+	char first[256];                         /* the first disagreement */
+	char view_first[256];                    /* the first view that differed */
 };
 
 /* The rule's text, or its id, for a message. */
@@ -216,8 +216,8 @@ static void quick_view(struct quick_count *n, const struct dynpf_pkt *p,
 		n->walked++;
 	if (memcmp(&walk, v, sizeof(walk)) && !n->view_wrong++)
 		snprintf(n->view_first, sizeof(n->view_first),
-			 "%.150s: stack 0 l3 %u l4 %u proto %u l2 %u, the walk's %u %u %u %u", where,
-			 v->s[0].l3, v->s[0].l4, v->s[0].proto, v->s[0].l2, walk.s[0].l3,
+			 "%.150s: stack 0 l3 %u l4 %u proto %u l2 %u, the walk's %u %u %u %u",
+			 where, v->s[0].l3, v->s[0].l4, v->s[0].proto, v->s[0].l2, walk.s[0].l3,
 			 walk.s[0].l4, walk.s[0].proto, walk.s[0].l2);
 }
 
