@@ -161,8 +161,8 @@ dynpf_inline void dynpf_cls_view_walk(struct dynpf_cls_view *v, const struct dyn
  * such a packet). With 10,000 rules on the wire (bench --live --versus,
  * the medians of 7 pairs, three runs each way round) 1-2% more frames a
  * second; ipv6-udp 3-6% faster in test runs, syn the same; no more
- * instructions for the verifier. (A shortcut that set the view's fields
- * one by one cost 57k more, 2026-12-05.)
+ * instructions for the verifier (an earlier shortcut for the same packets
+ * cost 57k more: docs/rules.md, "Tried and left out").
  */
 dynpf_inline int dynpf_cls_view_plain(struct dynpf_cls_view *v, const struct dynpf_pkt *p)
 {
