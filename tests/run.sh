@@ -103,10 +103,15 @@ t_err() {
 # are added to ours, with its failures and the end of its log.
 # unit TITLE NAME COMMAND...
 unit() {
-	local title=$1 name=$2 log="$OUT/unit-$2.log" up uf us
+	local title=$1 name=$2
 	shift 2
 	section "$title"
-	"$@" >"$log" 2>&1 || :
+	"$@" >"$OUT/unit-$name.log" 2>&1 || :
+	unit_report "$name"
+}
+# unit_report NAME: a unit's counts, from its log.
+unit_report() {
+	local name=$1 log="$OUT/unit-$1.log" up uf us
 	read -r up uf us < <(sed -En \
 		"s/^$name: ([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?\$/\\1 \\2 \\4/p" "$log")
 	if [ -n "${up:-}" ]; then
@@ -127,10 +132,37 @@ unit() {
 	fi
 }
 
+# unit_bg NAME CMD...: a unit started in the background, beside sections that
+# keep one core busy (a script of daemons in namespaces of their own, named
+# by its pid, against a single-threaded section: 2 cores, and the suite's
+# 15 minutes); unit_fg TITLE NAME waits for it and reports it as unit would,
+# with the seconds it ran. tp_reap's `wait -n` may reap it first: its status
+# is not needed, the counts are in its log.
+declare -A unit_bg_pid=() unit_bg_t0=()
+unit_bg() {
+	local name=$1
+	shift
+	"$@" >"$OUT/unit-$name.log" 2>&1 &
+	unit_bg_pid[$name]=$!
+	unit_bg_t0[$name]=$SECONDS
+}
+unit_fg() {
+	local title=$1 name=$2
+	section "$title"
+	wait "${unit_bg_pid[$name]}" 2>/dev/null || :
+	echo "      (ran $((SECONDS - unit_bg_t0[$name])) s, in the background from an earlier section)"
+	unit_report "$name"
+}
+
 unit "unit tests of the native parsers" test_parsers "$BUILD/test_parsers"
+# The daemon's script beside test_ctrl (one process, one core), reported in
+# its place below; the fleet's beside the fuzzing. Each script writes in a
+# folder of its own (each has a daemon.log).
+unit_bg daemon_test tests/daemon_test.sh "$DYNPF" "$OUT/daemon"
 unit "the control channel and the classifier (BPF_PROG_TEST_RUN)" test_ctrl "$BUILD/test_ctrl"
 unit "unit tests of the rule language" test_rules "$BUILD/test_rules"
 
+unit_bg fleet_test tests/fleet_test.sh "$DYNPF" "$OUT"
 section "fuzzing: a short run of each libFuzzer target (make fuzz runs them longer)"
 # From the seeds alone; then the regression inputs (fuzz/regress/); for the
 # parsers, every input made through BPF_PROG_TEST_RUN against the native parse.
@@ -177,12 +209,9 @@ t_err "config: an unknown tc_attach" 2 "bad6.conf:2: tc_attach: 'tcx-or-so': exp
 t_err "the CLI without a daemon says so" 2 "is \`dynpf daemon\` running?" \
 	env DYNPF_SOCKET="$OUT/none.sock" "$DYNPF" status
 
-unit "the daemon on a veth pair in a network namespace (tests/daemon_test.sh)" daemon_test \
-	tests/daemon_test.sh "$DYNPF" "$OUT"
-unit "faults and refusals of the daemon (tests/faults_test.sh)" faults_test \
-	tests/faults_test.sh "$DYNPF" "$OBJ" "$OUT"
-unit "the daemon in a fleet: metrics, the rule file's watch, interfaces coming and going (tests/fleet_test.sh)" \
-	fleet_test tests/fleet_test.sh "$DYNPF" "$OUT"
+unit_fg "the daemon on a veth pair in a network namespace (tests/daemon_test.sh)" daemon_test
+unit_fg "the daemon in a fleet: metrics, the rule file's watch, interfaces coming and going (tests/fleet_test.sh)" \
+	fleet_test
 
 section "dynpf rules check"
 # tests/rules/all.rules has every keyword; its normalized output must check
@@ -733,6 +762,8 @@ t_err "the plain xdp program on a 9000-byte veth, native" 2 \
 	"the MTU is too large for this program" \
 	"$DYNPF" replay pcap-tests/eth_basic.pcap --testbed --xdp-prog xdp
 
+# The faults' script beside tshark, the verifier-negative tests and valgrind.
+unit_bg faults_test tests/faults_test.sh "$DYNPF" "$OBJ" "$OUT/faults"
 section "tshark agrees on the fields both know"
 if command -v tshark >/dev/null; then
 	for c in "${CAPS[@]}"; do
@@ -801,6 +832,8 @@ vg "rules check of a bad file" 1 "$DYNPF" rules check tests/rules/bad-port.rules
 DYNPF_SOCKET="$OUT/no-such.sock" vg "status without a daemon" 2 "$DYNPF" status
 vg "an unknown command" 2 "$DYNPF" frobnicate
 vg "help" 0 "$DYNPF" help
+
+unit_fg "faults and refusals of the daemon (tests/faults_test.sh)" faults_test
 
 section "command line"
 printf 'this is not a capture\n' >"$OUT/not-a-pcap.pcap"
