@@ -78,7 +78,7 @@ void test_actions(void)
 	struct __sk_buff skb;
 	struct pkt p;
 
-	if (reopen(64)) {
+	if (reopen_hooks(64, CTRL_HOOKS_XDP_TC)) {
 		CHECK("actions: reopen", 0, "cannot load the programs");
 		return;
 	}
@@ -112,7 +112,7 @@ void test_bytes(void)
 	struct __sk_buff skb;
 	struct pkt p;
 
-	if (reopen(64)) {
+	if (reopen_hooks(64, CTRL_HOOKS_XDP_TC)) {
 		CHECK("bytes: reopen", 0, "cannot load the programs");
 		return;
 	}
@@ -167,7 +167,7 @@ void test_sample(void)
 	struct dynpf_verdict v;
 	struct pkt p;
 
-	if (reopen(64)) {
+	if (reopen_hooks(64, CTRL_HOOKS_XDP_TC)) {
 		CHECK("sample: reopen", 0, "cannot load the programs");
 		return;
 	}

@@ -58,7 +58,7 @@ void test_inner_bounds(void)
 	struct dynpf_rule r = rule(30, 1, DYNPF_ACT_DROP);
 	struct pkt in, p;
 
-	if (reopen(64)) {
+	if (reopen_hooks(64, CTRL_HOOKS_XDP_TC)) {
 		CHECK("inner bounds: reopen", 0, "cannot load the programs");
 		return;
 	}

@@ -20,16 +20,21 @@
 struct dynpf_progs pr;
 struct dynpf_ctrl c;
 
-/* Start again from an empty rule set: a fresh load of the programs. */
-int reopen(uint32_t max_rules)
+int reopen_hooks(uint32_t max_rules, unsigned int hooks)
 {
 	struct dynpf_parse_cfg cfg = DYNPF_PARSE_CFG_DEFAULT;
 
 	dynpf_ctrl_close(&c);
 	dynpf_progs_close(&pr);
-	if (dynpf_progs_open(&pr, true, &cfg, max_rules) || dynpf_ctrl_open(&c, pr.skel))
+	if (dynpf_progs_open_hooks(&pr, true, &cfg, max_rules, hooks) ||
+	    dynpf_ctrl_open(&c, pr.skel))
 		return -1;
 	return 0;
+}
+
+int reopen(uint32_t max_rules)
+{
+	return reopen_hooks(max_rules, CTRL_HOOKS_XDP);
 }
 
 int main(void)
@@ -38,7 +43,7 @@ int main(void)
 
 	if (dynpf_probe_kernel())
 		return 2;
-	if (dynpf_progs_open(&pr, true, &cfg, DYNPF_MAX_RULES))
+	if (dynpf_progs_open_hooks(&pr, true, &cfg, DYNPF_MAX_RULES, CTRL_HOOKS_XDP))
 		return 2;
 	if (dynpf_ctrl_open(&c, pr.skel))
 		return 2;

@@ -101,7 +101,7 @@ void test_protos(void)
 	struct dynpf_verdict v;
 	struct pkt p;
 
-	if (reopen(4096)) {
+	if (reopen_hooks(4096, CTRL_HOOKS_XDP_TC)) {
 		CHECK("protos: reopen", 0, "cannot load the programs");
 		return;
 	}
