@@ -169,8 +169,11 @@ deps:
 check-deps:
 	$(Q)scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
 
+# The build before the tests on every core (93 -> 51 s from a clean tree on 2
+# cores): the suite must stay under 15 minutes.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: check-deps
-	$(Q)$(MAKE) --no-print-directory all fuzz-build man
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all fuzz-build man
 	$(Q)BUILD=$(BUILD) OBJ=$(OUT) tests/run.sh
 
 run: check-deps
