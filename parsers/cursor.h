@@ -240,6 +240,9 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 #define dynpf_win_copy(dst, src, n) \
 	__builtin_memcpy(__builtin_assume_aligned(dst, 8), __builtin_assume_aligned(src, 8), n)
 
+/* The copy's word: it may alias the bytes the parse then reads as headers. */
+typedef __u64 __attribute__((__may_alias__)) dynpf_win_word;
+
 /*
  * One case of dynpf_cur_init()'s ladder: a slice of exactly n bytes, then
  * into the shared copy at the entry that copies its k = n / 8 whole words.
@@ -258,7 +261,7 @@ dynpf_inline int dynpf_cur_refill(struct dynpf_cursor *c, __u32 off)
 	DYNPF_WIN_FILL(8 * k + 4, k) DYNPF_WIN_FILL(8 * k + 6, k)
 /* The shared copy's entry for k whole words: it copies word k - 1, then on. */
 #define DYNPF_WIN_WORD(k) \
-	dynpf_win_w##k : ((__u64 *)area->b)[k - 1] = ((const __u64 *)w)[k - 1];
+	dynpf_win_w##k : ((dynpf_win_word *)area->b)[k - 1] = ((const dynpf_win_word *)w)[k - 1];
 /* clang-format on */
 
 /*
@@ -332,7 +335,8 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 		DYNPF_WIN_WORD(4) DYNPF_WIN_WORD(3) DYNPF_WIN_WORD(2)
 		DYNPF_WIN_WORD(1)
 		/* The last n % 8 bytes: the word ending at n (overlapping). */
-		*(__u64 *)(area->b + wn - 8) = *(const __u64 *)((const __u8 *)w + wn - 8);
+		*(dynpf_win_word *)(area->b + wn - 8) =
+			*(const dynpf_win_word *)((const __u8 *)w + wn - 8);
 		area->wlen = wn;
 		/* clang-format on */
 	}
