@@ -136,21 +136,27 @@ unit_report() {
 # keep one core busy (a script of daemons in namespaces of their own, named
 # by its pid, against a single-threaded section: 2 cores, and the suite's
 # 15 minutes); unit_fg TITLE NAME waits for it and reports it as unit would,
-# with the seconds it ran. tp_reap's `wait -n` may reap it first: its status
-# is not needed, the counts are in its log.
+# with the seconds it ran (its end written by the job itself). tp_reap's
+# `wait -n` may reap it first: its status is not needed, the counts are in
+# its log.
 declare -A unit_bg_pid=() unit_bg_t0=()
 unit_bg() {
 	local name=$1
 	shift
-	"$@" >"$OUT/unit-$name.log" 2>&1 &
+	rm -f "$OUT/unit-$name.end"
+	{
+		"$@" >"$OUT/unit-$name.log" 2>&1
+		date +%s >"$OUT/unit-$name.end"
+	} &
 	unit_bg_pid[$name]=$!
-	unit_bg_t0[$name]=$SECONDS
+	unit_bg_t0[$name]=$(date +%s)
 }
 unit_fg() {
-	local title=$1 name=$2
+	local title=$1 name=$2 end
 	section "$title"
 	wait "${unit_bg_pid[$name]}" 2>/dev/null || :
-	echo "      (ran $((SECONDS - unit_bg_t0[$name])) s, in the background from an earlier section)"
+	end=$(cat "$OUT/unit-$name.end" 2>/dev/null || date +%s)
+	echo "      (ran $((end - unit_bg_t0[$name])) s in the background, beside the sections before)"
 	unit_report "$name"
 }
 
