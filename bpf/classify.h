@@ -425,15 +425,15 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	 * TC programs' frames went past the 512 bytes their calls may share. */
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	s &= DYNPF_MAX_STACKS - 1;
-	if (!sel || !(m & sel->qany[s]))
+	if (!sel || !(m & sel->stk[s].qany))
 		return m;
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (!qs)
 		return m;
-#define DYNPF_QF_STEP(d)                                                               \
-	do {                                                                           \
-		m &= sel->qwild[s][d] | qs->t[s][d][dynpf_qf_val(&cs->q[s], p, s, d)]; \
-		barrier_var(m);                                                        \
+#define DYNPF_QF_STEP(d)                                                                   \
+	do {                                                                               \
+		m &= sel->stk[s].qwild[d] | qs->t[s][d][dynpf_qf_val(&cs->q[s], p, s, d)]; \
+		barrier_var(m);                                                            \
 	} while (0)
 	_Static_assert(DYNPF_QF_N == 8, "a step per dimension");
 	DYNPF_QF_STEP(0);
@@ -477,7 +477,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		return 0;
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
-		m = sel->fam[s][f];
+		m = sel->stk[s].fam[f];
 		if (f)
 			m &= sel->proto[s][v->s[s].proto];
 		if (!m)
@@ -485,7 +485,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		dynpf_cls_quick_init(cs, p, s);
 		m = dynpf_qf_filter(cs, m, p, s);
 		/* Only konst tuples (flags, TTL, ranges): no key, no filter. */
-		if (!(m & sel->keyed[s])) {
+		if (!(m & sel->stk[s].keyed)) {
 			cand |= m;
 			continue;
 		}
@@ -493,7 +493,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			m = dynpf_fs_filter(sel, m, &p->st[s], &v->s[s], s, f == 2);
 		/* The key, for the probes: none when no keyed tuple is left
 		 * (the packet that matches nothing, most of them). */
-		if (m & sel->keyed[s])
+		if (m & sel->stk[s].keyed)
 			dynpf_pkt_key(&cs->keys[s], p, v, s);
 		cand |= m;
 	}

@@ -291,15 +291,15 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 	/* Its bit in keyed: the tuple's konst is set (dynpf_tuple_find()). */
 	tu = dynpf_tuple(t);
 	if (on && tu && !tu->konst)
-		sel->keyed[s] |= bit;
+		sel->stk[s].keyed |= bit;
 	else
-		sel->keyed[s] &= ~bit;
+		sel->stk[s].keyed &= ~bit;
 	for (v6 = 0; v6 < 2; v6++)
 		for (f = 0; f < DYNPF_FS_NFIELDS; f++) {
 			if (on && dynpf_fs_pins(m, f, v6))
-				sel->filt[s][v6][f] |= bit;
+				sel->stk[s].filt[v6][f] |= bit;
 			else
-				sel->filt[s][v6][f] &= ~bit;
+				sel->stk[s].filt[v6][f] &= ~bit;
 		}
 	/* The TCP option types its rules test (dynpf_sel_count()): none yet,
 	 * or none left; the union of the tuples' made again without them. */
@@ -314,7 +314,7 @@ static __noinline void dynpf_fs_tuple(__u32 t, const struct dynpf_key *m, int on
 			break;
 		optk |= tc->optk;
 	}
-	sel->optk = optk;
+	sel->stk[0].optk = optk;
 	bpf_for(i, 0, DYNPF_FS_NFIELDS * DYNPF_FS_VALS) {
 		__u32 idx = dynpf_fs_idx(s, i / DYNPF_FS_VALS, i);
 		__u64 *w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
@@ -536,7 +536,7 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 			fz = !c->qwild[d];
 			c->qwild[d] += delta;
 			if (fz != !c->qwild[d])
-				dynpf_sel_bit(&sel->qwild[s][d], t, c->qwild[d]);
+				dynpf_sel_bit(&sel->stk[s].qwild[d], t, c->qwild[d]);
 		}
 		qany |= !c->qwild[d];
 	}
@@ -549,16 +549,16 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 		fz = !c->optw;
 		c->optw += delta;
 		if (fz != !c->optw)
-			dynpf_sel_bit(&sel->optw[s], t, c->optw);
+			dynpf_sel_bit(&sel->stk[s].optw, t, c->optw);
 		if (types == DYNPF_TCP_OPT_WHOLE) {
 			fz = !c->optall;
 			c->optall += delta;
 			if (fz != !c->optall)
-				dynpf_sel_bit(&sel->optall[s], t, c->optall);
+				dynpf_sel_bit(&sel->stk[s].optall, t, c->optall);
 		} else if (delta > 0) {
 			c->optk |= types;
-			if ((sel->optk & types) != types) /* packets read the line */
-				sel->optk |= types;
+			if ((sel->stk[0].optk & types) != types) /* packets read the line */
+				sel->stk[0].optk |= types;
 		}
 	}
 	if (r->m.fields & (DYNPF_M_FAMILY | DYNPF_M_SRC | DYNPF_M_DST))
@@ -569,11 +569,11 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 	pz = !c->proto[p & 511];
 	c->fam[f] += delta;
 	c->proto[p & 511] += delta;
-	dynpf_sel_bit(&sel->qany[s], t, qany && c->fam[0] + c->fam[1] + c->fam[2]);
+	dynpf_sel_bit(&sel->stk[s].qany, t, qany && c->fam[0] + c->fam[1] + c->fam[2]);
 	if (fz != !c->fam[f]) {
-		dynpf_sel_bit(&sel->fam[s][0], t, c->fam[0]);
-		dynpf_sel_bit(&sel->fam[s][1], t, c->fam[0] + c->fam[1]);
-		dynpf_sel_bit(&sel->fam[s][2], t, c->fam[0] + c->fam[2]);
+		dynpf_sel_bit(&sel->stk[s].fam[0], t, c->fam[0]);
+		dynpf_sel_bit(&sel->stk[s].fam[1], t, c->fam[0] + c->fam[1]);
+		dynpf_sel_bit(&sel->stk[s].fam[2], t, c->fam[0] + c->fam[2]);
 	}
 	if (pz == !c->proto[p & 511])
 		return;

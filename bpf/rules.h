@@ -88,7 +88,7 @@ struct dynpf_tuple {
  * up to date as entries are linked and unlinked. A bit is set
  * when some rule of the tuple could match (a superset: the rule's own
  * test decides), so a packet's candidates are, per stack,
- * fam[stack][family] & proto[stack][protocol] (no IP header: fam[.][0]).
+ * stk[stack].fam[family] & proto[stack][protocol] (no IP header: fam[0]).
  */
 #define DYNPF_SEL_ANY 256 /* dynpf_tuple_cnt.proto: rules without a protocol test */
 struct dynpf_tuple_cnt {
@@ -133,40 +133,22 @@ struct dynpf_tuple_cnt {
  * The sizes, which the loader needs too, are in include/dynpf/ctrl.h.
  */
 
-struct dynpf_tuple_sel {
-	__u64 fam[DYNPF_MAX_STACKS][3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
-	__u64 proto[DYNPF_MAX_STACKS][256];
-	__u64 filt[DYNPF_MAX_STACKS][2][DYNPF_FS_NFIELDS]; /* [stack][IPv6?][field] */
+/*
+ * What a packet reads of the selection for one stack, in three cache lines
+ * (the first: the family's tuples and the hints; then the quick filters'
+ * wild tuples; then the field filters'): a TCP/IPv4 packet reads 5 lines
+ * of the selection, not 8 spread over its 4.5 KB.
+ */
+struct dynpf_sel_stack {
+	__u64 fam[3]; /* [0]: no IP header, [1]: IPv4, [2]: IPv6 */
 	/*
-	 * The quick filters (rules/quick.h): per stack and dimension, the
-	 * tuples with a rule that does not test it (dynpf_qsel cannot drop
-	 * them), and the tuples that every dimension cannot keep (qany:
-	 * some dimension tested by each of their rules). Kept from counts
-	 * per tuple (dynpf_tuple_cnt.qwild) as entries are linked and
-	 * unlinked.
+	 * The quick filters (rules/quick.h): the tuples that every dimension
+	 * cannot keep (qany: some dimension tested by each of their rules),
+	 * and below, per dimension, the tuples with a rule that does not test
+	 * it (dynpf_qsel cannot drop them). Kept from counts per tuple
+	 * (dynpf_tuple_cnt.qwild) as entries are linked and unlinked.
 	 */
-	__u64 qwild[DYNPF_MAX_STACKS][DYNPF_QF_N];
-	__u64 qany[DYNPF_MAX_STACKS];
-	/*
-	 * Of the tuples with a rule that reads TCP options (optw, below), those
-	 * with a rule that reads more of an area than which types are in it
-	 * (from dynpf_tuple_cnt.optall): the walk goes to the area's end for
-	 * them. The others' rules test only the presence of types below 64,
-	 * and optk holds every such type of every tuple (bit t: type t; the
-	 * union of dynpf_tuple_cnt.optk): a walk may end once it has seen
-	 * them all (dynpf_tcp_opt_types()). One word, not one per tuple: the
-	 * union of the candidates', taken in a loop in the gate, took
-	 * dynpf_xdp past the verifier's 1M instructions. A superset of what
-	 * a packet's candidates test, so a walk goes on a little further at
-	 * worst; grown as rules are linked, made again when a tuple is freed.
-	 */
-	__u64 optall[DYNPF_MAX_STACKS];
-	__u64 optk;
-	/*
-	 * The tuples with a rule that reads TCP options (DYNPF_NEED_TCP_OPT),
-	 * from dynpf_tuple_cnt.optw: the option gate below.
-	 */
-	__u64 optw[DYNPF_MAX_STACKS];
+	__u64 qany;
 	/*
 	 * The tuples that are not konst (struct dynpf_tuple): only their
 	 * probes hash the packet's key. A packet whose candidates are all
@@ -179,7 +161,33 @@ struct dynpf_tuple_sel {
 	 * probe with a stale key there misses nothing (the same holds for
 	 * the stacks whose key a packet did not make).
 	 */
-	__u64 keyed[DYNPF_MAX_STACKS];
+	__u64 keyed;
+	/*
+	 * The tuples with a rule that reads TCP options (DYNPF_NEED_TCP_OPT),
+	 * from dynpf_tuple_cnt.optw: the option gate below. Of those, optall:
+	 * those with a rule that reads more of an area than which types are
+	 * in it (from dynpf_tuple_cnt.optall): the walk goes to the area's
+	 * end for them. The others' rules test only the presence of types
+	 * below 64, and optk (stack 0's; stack 1's is unused) holds every
+	 * such type of every tuple (bit t: type t; the union of
+	 * dynpf_tuple_cnt.optk): a walk may end once it has seen them all
+	 * (dynpf_tcp_opt_types()). One word, not one per tuple: the union of
+	 * the candidates', taken in a loop in the gate, took dynpf_xdp past
+	 * the verifier's 1M instructions. A superset of what a packet's
+	 * candidates test, so a walk goes on a little further at worst;
+	 * grown as rules are linked, made again when a tuple is freed.
+	 */
+	__u64 optw;
+	__u64 optall;
+	__u64 optk;
+	__u64 qwild[DYNPF_QF_N];
+	__u64 filt[2][DYNPF_FS_NFIELDS]; /* [IPv6?][field] */
+};
+_Static_assert(sizeof(struct dynpf_sel_stack) == 3 * 64, "three cache lines a stack");
+
+struct dynpf_tuple_sel {
+	struct dynpf_sel_stack stk[DYNPF_MAX_STACKS];
+	__u64 proto[DYNPF_MAX_STACKS][256];
 };
 
 /* The index of dynpf_fsel for stack, field F and its value v. */
@@ -418,7 +426,7 @@ static __always_inline __u64 dynpf_fs_filter(const struct dynpf_tuple_sel *sel, 
 	int ports;
 
 	for (fs = 0; fs < DYNPF_FS_NFIELDS; fs++) {
-		fm = sel->filt[s][v6][fs] & m;
+		fm = sel->stk[s].filt[v6][fs] & m;
 		if (!fm)
 			continue;
 		ports = !vs || dynpf_has_ports(vs->l4);
@@ -536,22 +544,22 @@ static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 		return ~0ull;
 	/* An inner stack's rule without a family test matches a packet with
 	 * no inner stack by a TLV test (of any stack's TLVs): as its
-	 * candidates, fam[1][0], no field filter. */
-	if (sel->optw[1] & sel->fam[1][0])
+	 * candidates, stk[1].fam[0], no field filter. */
+	if (sel->stk[1].optw & sel->stk[1].fam[0])
 		return ~0ull;
-	m = sel->optw[0] & sel->fam[0][v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
+	m = sel->stk[0].optw & sel->stk[0].fam[v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
 	if (!m)
 		return 0;
-	qf = sel->qwild[0][DYNPF_QF_FLAGS];
-	qsp = sel->qwild[0][DYNPF_QF_SPORT];
-	qdp = sel->qwild[0][DYNPF_QF_DPORT];
+	qf = sel->stk[0].qwild[DYNPF_QF_FLAGS];
+	qsp = sel->stk[0].qwild[DYNPF_QF_SPORT];
+	qdp = sel->stk[0].qwild[DYNPF_QF_DPORT];
 	_Static_assert(DYNPF_FS_NFIELDS == 4, "a load per field");
 	/* A tuple that none of the filters below can drop (it pins no field,
 	 * and has a rule testing none of the quick fields): wanted, at once
 	 * ("tcp option 8": tcp-opt40's rule), with every candidate so far. */
 	if (m & qf & qsp & qdp &
-	    ~(sel->filt[0][v6][0] | sel->filt[0][v6][1] | sel->filt[0][v6][2] |
-	      sel->filt[0][v6][3]))
+	    ~(sel->stk[0].filt[v6][0] | sel->stk[0].filt[v6][1] | sel->stk[0].filt[v6][2] |
+	      sel->stk[0].filt[v6][3]))
 		return m;
 	/* The quick filters of the TCP header's own fields, as
 	 * dynpf_qf_val() gives them ("tcp flags syn", the ports' high bytes). */
@@ -580,9 +588,9 @@ static __always_inline __u64 dynpf_tcp_opt_types(__u64 m)
 	__u32 zero = 0;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
-	if (!sel || (m & (sel->optall[0] | sel->optall[1])) || !sel->optk)
+	if (!sel || (m & (sel->stk[0].optall | sel->stk[1].optall)) || !sel->stk[0].optk)
 		return DYNPF_TCP_OPT_WHOLE;
-	return sel->optk;
+	return sel->stk[0].optk;
 }
 #define DYNPF_TCP_OPT_TYPES(m) dynpf_tcp_opt_types(m)
 

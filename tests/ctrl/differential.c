@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "channel/ruleset.h"
@@ -122,24 +123,39 @@ void test_differential(void)
 	      "%d of %d packets agree", agree, total);
 }
 
-/* The __u64 of dynpf_tuple_sel (bpf/rules.h) `back` words before its end. */
-static __u64 sel_word(size_t back)
+/*
+ * The __u64 member of stack 0's part of dynpf_tuple_sel (struct
+ * dynpf_sel_stack, bpf/rules.h), found by name in the object's BTF: ~0
+ * when it cannot be read.
+ */
+static __u64 sel_word(const char *member)
 {
+	const struct btf *btf = bpf_object__btf(pr.skel->obj);
 	int fd = bpf_map__fd(pr.skel->maps.dynpf_tuple_sel);
 	__u32 vsz = bpf_map__value_size(pr.skel->maps.dynpf_tuple_sel), zero = 0;
-	uint8_t *sel = calloc(1, vsz);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	long off = -1;
+	uint8_t *sel;
 	__u64 k = ~0ull;
+	int id;
 
-	if (sel && !bpf_map_lookup_elem(fd, &zero, sel))
-		memcpy(&k, sel + vsz - back * sizeof(__u64), sizeof(k));
+	id = btf ? btf__find_by_name_kind(btf, "dynpf_sel_stack", BTF_KIND_STRUCT) : -1;
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	m = t ? btf_members(t) : NULL;
+	for (__u16 i = 0; t && i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), member))
+			off = btf_member_bit_offset(t, i) / 8; /* stk[0] begins the value */
+	sel = calloc(1, vsz);
+	if (sel && off >= 0 && off + sizeof(k) <= vsz && !bpf_map_lookup_elem(fd, &zero, sel))
+		memcpy(&k, sel + off, sizeof(k));
 	free(sel);
 	return k;
 }
 
-/* keyed[0], which ends the value: a __u64 per stack. */
 static __u64 keyed0(void)
 {
-	return sel_word(DYNPF_MAX_STACKS);
+	return sel_word("keyed");
 }
 
 /*
@@ -271,21 +287,19 @@ void test_fs_counts(void)
 	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
 }
 
-/* optw[0] of dynpf_tuple_sel: the stacks' __u64s before keyed. */
 static __u64 optw0(void)
 {
-	return sel_word(2 * DYNPF_MAX_STACKS);
+	return sel_word("optw");
 }
 
-/* optk and optall[0], before optw. */
 static __u64 optk(void)
 {
-	return sel_word(2 * DYNPF_MAX_STACKS + 1);
+	return sel_word("optk");
 }
 
 static __u64 optall0(void)
 {
-	return sel_word(3 * DYNPF_MAX_STACKS + 1);
+	return sel_word("optall");
 }
 
 /*
