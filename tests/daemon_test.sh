@@ -440,6 +440,33 @@ check "and no pin was made in its place" test ! -e "$PIN/dynpf_kheads"
 dpid=
 mv "$PIN/aside" "$PIN/dynpf_kheads"
 rm -f "$SOCK"
+# Pins of another layout, every map there (DYNPF_LAYOUT, include/dynpf/ctrl.h:
+# a version whose maps keep their sizes): dynpf_state's layout word, the
+# __u32 at byte 20, made 0 as a version before it left it. Refused, naming
+# both layouts; with the word back, adopted.
+set_layout() {
+	local v bytes
+	v=$(bpftool -j map lookup pinned "$PIN/dynpf_state" key 0 0 0 0 | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["value"]
+n = int(sys.argv[1])
+v[20:24] = ["0x%02x" % ((n >> (8 * i)) & 255) for i in range(4)]
+print(" ".join(v))' "$1") && [ -n "$v" ] || return 1
+	read -ra bytes <<<"$v"
+	bpftool map update pinned "$PIN/dynpf_state" key 0 0 0 0 value "${bytes[@]}"
+}
+layout_was=$(bpftool -j map lookup pinned "$PIN/dynpf_state" key 0 0 0 0 |
+	python3 -c 'import json, sys; print(int(json.load(sys.stdin)["value"][20], 16))')
+check "fresh pins carry this version's layout" [ "$layout_was" -ge 1 ]
+check "a layout word can be written" set_layout 0
+: >"$OUT/daemon.log"
+check "pins of another layout: not adopted" not_adopted
+check "the error names both layouts" grep -q "another dynpf version (their layout 0, this version's $layout_was" \
+	"$OUT/daemon.log"
+[ -n "$dpid" ] && kill -9 "$dpid" && wait "$dpid" 2>/dev/null
+dpid=
+rm -f "$SOCK"
+check "the layout word put back" set_layout "$layout_was"
 check "with the map back, adopted" start
 check "the rule set kept" sh -c '"$1" rules save | cmp - "$2"' sh "$DYNPF" "$OUT/dt.saved"
 

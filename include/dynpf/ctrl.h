@@ -520,6 +520,15 @@ struct dynpf_sample {
 #define DYNPF_PUB_GEN_SHIFT 9       /* the generation: the 55 bits above */
 #define DYNPF_PUB_GEN(pub) ((pub) >> DYNPF_PUB_GEN_SHIFT)
 
+/*
+ * The layout of the values of dynpf's maps, +1 whenever one changes without
+ * changing its size: libbpf adopts a pinned map by its type and sizes, so a
+ * daemon would read an older version's values through its own layout (a
+ * rule entry's fields reordered, say). 0: maps pinned by a version before
+ * the layout was written. 1: the first layout written.
+ */
+#define DYNPF_LAYOUT 1
+
 struct dynpf_state {
 	__u64 pub; /* DYNPF_PUB_*: what packets read */
 	__u64 gen; /* the generation pub holds: +1 per commit */
@@ -530,7 +539,12 @@ struct dynpf_state {
 	 * Written only when a catch-all is linked or unlinked.
 	 */
 	__u32 any_head;
-	__u8 pad0[44];       /* the rest, written at every message: other cache lines */
+	/*
+	 * DYNPF_LAYOUT, written by the daemon that made the maps: a daemon
+	 * adopts pinned maps only with its own (loader/daemon/pins.c).
+	 */
+	__u32 layout;
+	__u8 pad0[40];       /* the rest, written at every message: other cache lines */
 	__u32 nrules;        /* rules alive at gen */
 	__u32 ntuples;       /* tuples with a rule alive at gen */
 	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked

@@ -94,6 +94,43 @@ void clsact_mark_path(const struct daemon *d, const char *ifname, char *out, siz
 	pin_path(d, name, out, len);
 }
 
+/*
+ * The layout (DYNPF_LAYOUT) of the maps pinned at path, dynpf_state's: 0 for
+ * an older version's, which did not write it; -errno when unreadable.
+ */
+static long pinned_layout(const char *path)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), zero = 0;
+	struct dynpf_state st;
+	int fd, err;
+
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	err = bpf_map_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+	/* Another size: another version's state, not to be read into ours. */
+	if (!err && info.value_size != sizeof(st))
+		err = -EPROTO;
+	if (!err && bpf_map_lookup_elem(fd, &zero, &st))
+		err = -errno;
+	close(fd);
+	return err ? err : (long)st.layout;
+}
+
+/* Fresh maps: their layout, for the daemons that will adopt them. */
+static int write_layout(struct daemon *d)
+{
+	int fd = bpf_map__fd(d->skel->maps.dynpf_state);
+	struct dynpf_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, &st))
+		return -errno;
+	st.layout = DYNPF_LAYOUT;
+	return bpf_map_update_elem(fd, &zero, &st, BPF_EXIST) ? -errno : 0;
+}
+
 /* Open, size, pin the maps (reusing pinned ones), load. */
 int load_programs(struct daemon *d)
 {
@@ -122,6 +159,27 @@ int load_programs(struct daemon *d)
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
 	pin_path(d, "dynpf_state", path, sizeof(path));
 	d->adopted = !stat(path, &st);
+	/* Maps of the same sizes and another layout would be adopted by
+	 * libbpf and misread: their rule entries, above all. */
+	if (d->adopted) {
+		long layout = pinned_layout(path);
+
+		if (layout != DYNPF_LAYOUT) {
+			char what[96];
+
+			if (layout < 0)
+				snprintf(what, sizeof(what), "dynpf_state unreadable: %s",
+					 strerror((int)-layout));
+			else
+				snprintf(what, sizeof(what), "their layout %ld, this version's %d",
+					 layout, DYNPF_LAYOUT);
+			p_err("%s: the maps pinned there are from another dynpf version (%s; "
+			      "dynpf detach --all --pin-dir %s removes them; the rules are loaded "
+			      "again from the rule file)",
+			      d->cfg.pin_dir, what, d->cfg.pin_dir);
+			return -EINVAL;
+		}
+	}
 	bpf_object__for_each_map(map, d->skel->obj) {
 		if (bpf_map__is_internal(map))
 			continue;
@@ -151,6 +209,13 @@ int load_programs(struct daemon *d)
 				   "another dynpf version (dynpf detach --all removes them)"
 				 : ": run with -vv to see the verifier log");
 		return err;
+	}
+	if (!d->adopted) {
+		err = write_layout(d);
+		if (err) {
+			p_err("cannot write the maps' layout: %s", strerror(-err));
+			return err;
+		}
 	}
 	return 0;
 }
