@@ -465,17 +465,23 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
  * ipv6-udp (its addresses are 32 bytes).
  */
 static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
-					       const struct dynpf_pkt *p)
+					       const struct dynpf_pkt *p, __u64 pub)
 {
 	const struct dynpf_cls_view *v = &cs->view;
+	__u32 s, f, zero = 0, nst = DYNPF_MAX_STACKS;
 	struct dynpf_tuple_sel *sel;
 	__u64 cand = 0, m;
-	__u32 s, f, zero = 0;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
 	if (!sel)
 		return 0;
-	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
+	/* No rule alive at the packet's generation reads the inner stack
+	 * (pub's needs, dynpf_rule_needs()): its tuples hold none the packet
+	 * can match, and its part of the selection, a cache line, is left
+	 * unread. */
+	if (!(pub & DYNPF_NEED_INNER))
+		nst = 1;
+	for (s = 0; s < nst; s++) {
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
 		m = sel->stk[s].fam[f];
 		if (f)
@@ -559,7 +565,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	 * iterator kfunc call per tuple.
 	 */
 	if (tuples)
-		cand = dynpf_tuple_cands(cs, p);
+		cand = dynpf_tuple_cands(cs, p, pub);
 	/* Addresses in cs made again, not kept in the frame from before the
 	 * candidates: the TC programs' calls may use 512 bytes of stack. */
 	barrier_var(cs);

@@ -531,7 +531,7 @@ static __always_inline struct dynpf_tuple *dynpf_tuple(__u32 t)
  * Some: those candidates (all of them, ~0, where the gate cannot tell),
  * for dynpf_tcp_opt_types().
  */
-static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
+static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p, int inner)
 {
 	const struct dynpf_stack *st = &p->st[0];
 	__u32 zero = 0, v6 = st->l3.version == 6;
@@ -545,7 +545,7 @@ static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 	/* An inner stack's rule without a family test matches a packet with
 	 * no inner stack by a TLV test (of any stack's TLVs): as its
 	 * candidates, stk[1].fam[0], no field filter. */
-	if (sel->stk[1].optw & sel->stk[1].fam[0])
+	if (inner && (sel->stk[1].optw & sel->stk[1].fam[0]))
 		return ~0ull;
 	m = sel->stk[0].optw & sel->stk[0].fam[v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
 	if (!m)
@@ -571,7 +571,7 @@ static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p)
 	}
 	return dynpf_fs_filter(sel, m, st, NULL, 0, v6);
 }
-#define DYNPF_TCP_OPT_GATE(p) dynpf_tcp_opt_wanted(p)
+#define DYNPF_TCP_OPT_GATE(p, inner) dynpf_tcp_opt_wanted(p, inner)
 
 /*
  * The option types the walk must see for the rules of the gate's candidate

@@ -99,15 +99,16 @@ dynpf_inline int dynpf_tcp_opts_fast(struct dynpf_cursor *c, struct dynpf_pkt *p
 }
 
 /*
- * DYNPF_TCP_OPT_GATE(p): 0 when no rule that reads TCP options can match
- * packet p, its outer stack's TCP header parsed, else the tuples of those
- * that may; DYNPF_TCP_OPT_TYPES(those): the option types the walk must see
+ * DYNPF_TCP_OPT_GATE(p, inner): 0 when no rule that reads TCP options can
+ * match packet p, its outer stack's TCP header parsed, else the tuples of
+ * those that may (inner: rules of the inner stack may be alive, the parse
+ * does not skip it); DYNPF_TCP_OPT_TYPES(those): the option types the walk must see
  * before it may end (struct dynpf_area.tcp_want). bpf/rules.h, the BPF
  * build's, defines both before it includes the parse graph. Natively, and
  * in builds without rules: every tuple, the whole area.
  */
 #ifndef DYNPF_TCP_OPT_GATE
-#define DYNPF_TCP_OPT_GATE(p) (~0ull)
+#define DYNPF_TCP_OPT_GATE(p, inner) (~0ull)
 #define DYNPF_TCP_OPT_TYPES(m) DYNPF_TCP_OPT_WHOLE
 #endif
 
@@ -151,7 +152,7 @@ dynpf_inline int dynpf_parse_tcp(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	 * and 149 ns against 128 and 133. */
 	c->area->tcp_want = DYNPF_TCP_OPT_WHOLE;
 	if ((c->skip & DYNPF_SKIP_TCP_OPT_GATE) && !c->stack && !c->decl) {
-		cands = DYNPF_TCP_OPT_GATE(p);
+		cands = DYNPF_TCP_OPT_GATE(p, !(c->skip & DYNPF_SKIP_INNER));
 		if (!cands)
 			return DYNPF_P_NONE;
 		c->area->tcp_want = DYNPF_TCP_OPT_TYPES(cands);
