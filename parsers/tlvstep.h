@@ -399,6 +399,63 @@ dynpf_inline int dynpf_tcp_opt_loop(const struct dynpf_area *a, struct dynpf_tlv
 	return r;
 }
 
+/*
+ * Geneve options (RFC 8926), walked with the position in a register, as TCP
+ * options are (dynpf_tcp_opt_loop()): the walk of the other families keeps
+ * it in the iterator, and each option waits for the last one's store to be
+ * loaded back. The same TLVs as that walk with dynpf_geneve_opt_desc,
+ * recorded the same way, with the same errors (tests/parsers/tcpfast.c
+ * holds the two to each other). Geneve's option length is 6 bits of 4-byte
+ * words, so an area holds at most 252 bytes and 63 options: below
+ * DYNPF_TLV_MAX_STEPS, no count. Every option is its 4-byte header and
+ * its data; there is no pad or end type.
+ */
+#ifndef DYNPF_GENEVE_OPT_LOOP
+#define DYNPF_GENEVE_OPT_LOOP 1
+#endif
+#define DYNPF_GENEVE_OPT_MAX 252
+dynpf_inline int dynpf_geneve_opt_loop(const struct dynpf_area *a, struct dynpf_tlv_it *it,
+				       struct dynpf_pkt *p)
+{
+	struct dynpf_tlv_list *l = &p->tlv[DYNPF_TLV_GENEVE_OPT];
+	__u64 abase = it->abase, len = it->len, pos = it->pos, type, olen;
+	__u32 nolist = it->nolist, n;
+	const __u8 *b, *h;
+	int r = 0;
+
+	if (abase > DYNPF_WIN || len > DYNPF_GENEVE_OPT_MAX)
+		return -DYNPF_E_TLV_LEN;
+	b = a->b + abase;
+	for (;;) {
+		dynpf_cond_break;
+		if (pos >= len)
+			break;
+		/* class (2), type (1), 3 reserved bits and the length in words */
+		h = pos + 4 <= len ? dynpf_area_ptr(b, pos, 4, DYNPF_AREA_MAX) : NULL;
+		if (!h) {
+			r = -DYNPF_E_TLV_LEN;
+			break;
+		}
+		type = (__u64)h[0] << 16 | (__u64)h[1] << 8 | h[2];
+		olen = (__u64)(h[3] & 0x1f) * 4 + 4;
+		if (olen > len - pos) {
+			r = -DYNPF_E_TLV_LEN;
+			break;
+		}
+		/* Recorded as dynpf_tlv_record() does (its low byte in seen). */
+		dynpf_tlv_tally(p, l, DYNPF_TLV_GENEVE_OPT);
+		l->seen[(type & 0xff) >> 6] |= 1ULL << (type & 63);
+		if (!nolist) {
+			n = l->n;
+			dynpf_tlv_list_add(l, n, DYNPF_TLV_GENEVE_OPT, type, olen, it->base + pos,
+					   it->layer, 4);
+		}
+		pos += olen;
+	}
+	it->pos = pos;
+	return r;
+}
+
 /* One loop per family, each with its descriptor folded in. */
 dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_it *it,
 				   struct dynpf_pkt *p, __u32 family)
@@ -417,7 +474,11 @@ dynpf_inline int dynpf_tlv_walk_in(const struct dynpf_area *a, struct dynpf_tlv_
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_HBH);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_IPV6_DST);
 		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_SRH_TLV);
-		DYNPF_TLV_FAMILY_LOOP(DYNPF_TLV_GENEVE_OPT);
+	case DYNPF_TLV_GENEVE_OPT:
+		if (DYNPF_GENEVE_OPT_LOOP)
+			return dynpf_geneve_opt_loop(a, it, p);
+		return dynpf_tlv_loop(a, it, p, DYNPF_TLV_GENEVE_OPT,
+				      dynpf_tlv_desc_of(DYNPF_TLV_GENEVE_OPT), 1);
 	}
 #undef DYNPF_TLV_FAMILY_LOOP
 	return -DYNPF_E_TLV_LEN;

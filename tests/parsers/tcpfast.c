@@ -9,7 +9,9 @@
  * frame of every capture, and frames built around the two layouts the fast
  * path takes, with random values, each of their fixed bytes changed,
  * random areas of the same lengths, cut short, beyond the first window,
- * and in a tunnel's inner stack.
+ * and in a tunnel's inner stack. And the Geneve options' own walk
+ * (dynpf_geneve_opt_loop()), on areas of every length, of options and of
+ * random bytes, before and past the first window, and cut short.
  */
 #include <glob.h>
 #include <stdlib.h>
@@ -302,8 +304,112 @@ static void built(void)
 	check("tcpfast layouts cut short", &cut);
 }
 
+/*
+ * A frame with a Geneve header (UDP port 6081) whose n-byte option area is
+ * o, then an inner Ethernet/IPv4/TCP frame; over IPv4, or over IPv6 behind
+ * a destination options header that puts the area past the first window.
+ */
+static void build_geneve(struct frame *f, int far, const __u8 *o, unsigned int n)
+{
+	static const __u8 pad[8 * 30] = { 17, 29 }; /* next UDP, 30 units: 240 bytes */
+	unsigned int ulen = 8 + 8 + n + 14 + 20 + 24;
+
+	if (far) {
+		eth(f, 0x86dd);
+		ipv6(f, 60, sizeof(pad) + ulen);
+		put(f, pad, 2);
+		for (unsigned int i = 2; i < sizeof(pad); i++)
+			put8(f, i == 2 ? 1 : 0); /* PadN covering the rest */
+		f->b[f->n - sizeof(pad) + 3] = sizeof(pad) - 4;
+	} else {
+		eth(f, 0x0800);
+		ipv4(f, 5, 0, 0, 17, ulen);
+	}
+	put16(f, 5000);
+	put16(f, 6081);
+	put16(f, ulen);
+	put16(f, 0);
+	put8(f, n / 4); /* version 0, the options' length in words */
+	put8(f, 0);
+	put16(f, 0x6558); /* Ethernet */
+	put32(f, 0x00002a00); /* VNI 42 */
+	put(f, o, n);
+	inner_eth_ipv4_tcp(f);
+}
+
+/*
+ * n bytes of Geneve options as senders and attackers make them: classes
+ * and types common and not, data of 0 to 12 bytes mostly, now and then the
+ * reserved bits set, a length running past the area or up to its 31 words,
+ * or the last option cut short by the area's end.
+ */
+static void geneve_area(__u8 *o, unsigned int n)
+{
+	static const unsigned int classes[] = { 0x0102, 0xff01, 0x0000, 0xffff, 0x0101 };
+	unsigned int pos = 0, k, w;
+
+	while (pos < n) {
+		unsigned int c = rnd() % 4 ? classes[rnd() % 5] : rnd() & 0xffff;
+
+		w = rnd() % 4;
+		switch (rnd() % 16) {
+		case 0:
+			w = rnd() & 0x1f;
+			break;
+		case 1:
+			w = (n - pos) / 4 + rnd() % 3;
+			break;
+		}
+		for (k = 0; k < 4 && pos + k < n; k++)
+			o[pos + k] = k == 0 ? c >> 8 : k == 1 ? c & 0xff : k == 2 ? rnd() : w & 0x1f;
+		if (pos + 3 < n && !(rnd() % 8))
+			o[pos + 3] |= rnd() & 0xe0;
+		for (k = pos + 4; k < n && k < pos + 4 + 4 * w; k++)
+			o[k] = rnd();
+		pos += 4 + 4 * w;
+	}
+}
+
+/* The Geneve options' own walk against the other families' loop. */
+static void geneve(void)
+{
+	struct tally areas = {}, random_bytes = {}, cut = {};
+	__u8 o[252];
+	struct frame f;
+	unsigned int far, n, i, k;
+
+	for (far = 0; far < 2; far++) {
+		for (n = 0; n <= sizeof(o); n += 4) {
+			for (i = 0; i < 20; i++) {
+				geneve_area(o, n);
+				build_geneve(&f, far, o, n);
+				compare(&areas, f.b, f.n, "geneve options", n);
+				for (k = 0; k < n; k++)
+					o[k] = i & 1 ? rnd() % 8 : rnd();
+				build_geneve(&f, far, o, n);
+				compare(&random_bytes, f.b, f.n, "geneve random bytes", n);
+			}
+		}
+		/* Every cut of a frame with eight options of 8 bytes. */
+		for (k = 0; k < 64; k += 8) {
+			o[k] = 0xff;
+			o[k + 1] = 0x01;
+			o[k + 2] = k;
+			o[k + 3] = 1;
+			memset(o + k + 4, k, 4);
+		}
+		build_geneve(&f, far, o, 64);
+		for (k = 0; k <= f.n; k++)
+			compare(&cut, f.b, k, "geneve cut", k);
+	}
+	check("tcpfast geneve option areas of 0 to 252 bytes", &areas);
+	check("tcpfast geneve areas of random bytes", &random_bytes);
+	check("tcpfast geneve frames cut short", &cut);
+}
+
 void test_tcp_opts_fast(void)
 {
 	captures();
 	built();
+	geneve();
 }
