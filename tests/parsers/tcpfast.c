@@ -331,7 +331,7 @@ static void build_geneve(struct frame *f, int far, const __u8 *o, unsigned int n
 	put16(f, 0);
 	put8(f, n / 4); /* version 0, the options' length in words */
 	put8(f, 0);
-	put16(f, 0x6558); /* Ethernet */
+	put16(f, 0x6558);     /* Ethernet */
 	put32(f, 0x00002a00); /* VNI 42 */
 	put(f, o, n);
 	inner_eth_ipv4_tcp(f);
@@ -360,8 +360,10 @@ static void geneve_area(__u8 *o, unsigned int n)
 			w = (n - pos) / 4 + rnd() % 3;
 			break;
 		}
+		const __u8 hdr[4] = { c >> 8, c & 0xff, rnd() & 0xff, w & 0x1f };
+
 		for (k = 0; k < 4 && pos + k < n; k++)
-			o[pos + k] = k == 0 ? c >> 8 : k == 1 ? c & 0xff : k == 2 ? rnd() : w & 0x1f;
+			o[pos + k] = hdr[k];
 		if (pos + 3 < n && !(rnd() % 8))
 			o[pos + 3] |= rnd() & 0xe0;
 		for (k = pos + 4; k < n && k < pos + 4 + 4 * w; k++)
