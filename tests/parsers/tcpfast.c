@@ -139,10 +139,27 @@ enum wrap {
 	W_NWRAPS
 };
 
+/*
+ * Ethernet and IPv6 with a destination options header of 240 bytes (a PadN
+ * covering it) before next header nh and its payload bytes: what follows
+ * lies past the first window.
+ */
+static void ipv6_far(struct frame *f, unsigned int nh, unsigned int payload)
+{
+	const unsigned int n = 8 * 30;
+
+	eth(f, 0x86dd);
+	ipv6(f, 60, n + payload);
+	put8(f, nh);
+	put8(f, n / 8 - 1);
+	for (unsigned int i = 2; i < n; i++)
+		put8(f, i == 2 ? 1 : 0);
+	f->b[f->n - n + 3] = n - 4;
+}
+
 /* A frame whose TCP header carries the n-byte option area o, wrapped as w. */
 static void build(struct frame *f, enum wrap w, const __u8 *o, unsigned int n, unsigned int flags)
 {
-	static const __u8 pad[8 * 30] = { 6, 29 }; /* next TCP, 30 units: 240 bytes */
 	unsigned int l4 = 20 + n;
 
 	switch (w) {
@@ -154,13 +171,8 @@ static void build(struct frame *f, enum wrap w, const __u8 *o, unsigned int n, u
 		eth(f, 0x86dd);
 		ipv6(f, 6, l4);
 		break;
-	case W_IPV6_FAR: /* a destination options header pushes TCP past the first window */
-		eth(f, 0x86dd);
-		ipv6(f, 60, sizeof(pad) + l4);
-		put(f, pad, 2);
-		for (unsigned int i = 2; i < sizeof(pad); i++)
-			put8(f, i == 2 ? 1 : 0); /* PadN covering the rest */
-		f->b[f->n - sizeof(pad) + 3] = sizeof(pad) - 4;
+	case W_IPV6_FAR:
+		ipv6_far(f, 6, l4);
 		break;
 	case W_VXLAN:
 		eth(f, 0x0800);
@@ -311,16 +323,10 @@ static void built(void)
  */
 static void build_geneve(struct frame *f, int far, const __u8 *o, unsigned int n)
 {
-	static const __u8 pad[8 * 30] = { 17, 29 }; /* next UDP, 30 units: 240 bytes */
 	unsigned int ulen = 8 + 8 + n + 14 + 20 + 24;
 
 	if (far) {
-		eth(f, 0x86dd);
-		ipv6(f, 60, sizeof(pad) + ulen);
-		put(f, pad, 2);
-		for (unsigned int i = 2; i < sizeof(pad); i++)
-			put8(f, i == 2 ? 1 : 0); /* PadN covering the rest */
-		f->b[f->n - sizeof(pad) + 3] = sizeof(pad) - 4;
+		ipv6_far(f, 17, ulen);
 	} else {
 		eth(f, 0x0800);
 		ipv4(f, 5, 0, 0, 17, ulen);
