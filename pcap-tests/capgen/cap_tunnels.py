@@ -232,6 +232,24 @@ def cap_tunnels():
                                 in_v6(58), icmp6_echo(False, 5, n())),
          tags=[tag(TPID_Q, 20, ETH_IPV4)],
          outer_eth=eth(MAC[2], MAC[1], TPID_Q))
+    # A Geneve header in the inner stack: its options are the inner
+    # stack's TLVs, which a Geneve option test of any stack matches (the
+    # lean parse keeps the inner UDP header for them; docs/rules.md).
+    f.udp4("Geneve (1 option, class 0x0107) in VXLAN: depth at its inner eth",
+           VXLAN_PORT, [vxlan(303)] + inner(
+               in_eth(ETH_IPV4), in_v4(17), udp(41000, GENEVE_PORT),
+               geneve(0x16, ETH_TEB, [GOPT(0x0107, 0x21, rbytes(4))])) +
+           [in_eth(ETH_IPV4, 0x35, 0x36),
+            payload(bytes(in_v4(1).pkt / ICMP()))],
+           err=("depth", 5))
+    f.udp4("Geneve (class 0x0108) in Geneve (class 0x0109, 2 words): "
+           "depth at the inner Geneve's inner eth", GENEVE_PORT,
+           [geneve(0x17, ETH_TEB, [GOPT(0x0108, 0x22, rbytes(4))])] + inner(
+               in_eth(ETH_IPV4), in_v4(17), udp(41001, GENEVE_PORT),
+               geneve(0x18, ETH_TEB, [GOPT(0x0109, 0x23, rbytes(8))])) +
+           [in_eth(ETH_IPV4, 0x37, 0x38),
+            payload(bytes(in_v4(1).pkt / ICMP()))],
+           err=("depth", 5))
     return c
 
 
