@@ -128,6 +128,24 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 	bpf_ringbuf_submit_dynptr(&rec, 0);
 }
 
+/*
+ * Is a rule on the inner stack (`inner`) alive at the packet's generation,
+ * or may one be? Such a rule is in a tuple of stack 1 (its key's stack;
+ * a rule that tests nothing is a catch-all and reads no layer): the
+ * selection's bits of stack 1's tuples, set before the commit that makes
+ * a tuple's first rule alive and cleared a grace period after its last
+ * one died, hold every such rule (rules.h). Asked only when the rules
+ * need the inner stack: its line is not read otherwise.
+ */
+static __always_inline int dynpf_inner_rules(void)
+{
+	struct dynpf_tuple_sel *sel;
+	__u32 zero = 0;
+
+	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
+	return !sel || (sel->stk[1].fam[0] | sel->stk[1].fam[1] | sel->stk[1].fam[2]);
+}
+
 /* What the parse may skip (DYNPF_SKIP_*) when the rules need only needs. */
 static __always_inline __u8 dynpf_skips(__u32 needs)
 {
@@ -141,6 +159,21 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 		skip |= DYNPF_SKIP_TCP_OPT_GATE;
 	if (!(needs & DYNPF_NEED_INNER))
 		skip |= DYNPF_SKIP_INNER;
+	/*
+	 * The inner stack for the TLVs of the rules on the outer one only (a
+	 * TLV of any stack matches): no TLV lies behind its TCP header but
+	 * TCP options, none behind its UDP header but a Geneve header's
+	 * options (a tunnel in the tunnel). A declared protocol needs both
+	 * (dynpf_rule_needs()), and the rules on the inner stack everything.
+	 */
+	else if ((needs & (DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT)) !=
+			 (DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT) &&
+		 !dynpf_inner_rules()) {
+		if (!(needs & DYNPF_NEED_TCP_OPT))
+			skip |= DYNPF_SKIP_INNER_TCP;
+		if (!(needs & DYNPF_NEED_TUN_OPT))
+			skip |= DYNPF_SKIP_INNER_UDP;
+	}
 	if (!(needs & (DYNPF_NEED_INNER | DYNPF_NEED_TUN_OPT)))
 		skip |= DYNPF_SKIP_TUN_OPT;
 	if (!(needs & DYNPF_NEED_TLV_LIST))

@@ -109,6 +109,11 @@ struct dynpf_area {
 /* The outer TCP option area, unless a rule that reads options may match
  * the packet (DYNPF_TCP_OPT_GATE(), parsers/tcp.h) */
 #define DYNPF_SKIP_TCP_OPT_GATE 0x10
+/* The inner stack's TCP (UDP) header and the rest after it: no rule is on
+ * the inner stack, and none tests TCP (Geneve) options (dynpf_skips() in
+ * bpf/dynpf.bpf.c): no TLV a rule reads lies behind it */
+#define DYNPF_SKIP_INNER_TCP 0x20
+#define DYNPF_SKIP_INNER_UDP 0x40
 
 struct dynpf_cursor {
 	dynpf_src_t src;

@@ -295,6 +295,18 @@ DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
 }
 
 /*
+ * Is next a TCP or UDP header of the inner stack that the cursor says no
+ * rule needs (DYNPF_SKIP_INNER_TCP, _UDP: the rules need the inner stack
+ * only for its TLVs, and none lies behind it)? Then the walk ends.
+ */
+dynpf_inline int dynpf_inner_l4_cut(const struct dynpf_cursor *c, int next)
+{
+	return c->stack && (c->skip & (DYNPF_SKIP_INNER_TCP | DYNPF_SKIP_INNER_UDP)) &&
+	       ((next == DYNPF_P_TCP && (c->skip & DYNPF_SKIP_INNER_TCP)) ||
+		(next == DYNPF_P_UDP && (c->skip & DYNPF_SKIP_INNER_UDP)));
+}
+
+/*
  * Walk the whole packet, one layer per round. The bound is the layer array:
  * a packet can never make the walk longer.
  */
@@ -346,6 +358,8 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}
+		if (dynpf_inner_l4_cut(c, next))
+			break;
 	}
 	if (!c->decl)
 		return;

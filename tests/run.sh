@@ -526,7 +526,11 @@ section "classification: the BPF classifier and the native reference decide alik
 # captures.rules (a rule of each kind), the verdicts of the BPF classifier and
 # the native reference. The lean parse: with rules that need no TLV, no error
 # and no inner packet (lean.rules), the data path leaves TCP options, Geneve
-# options and inner packets unparsed; with lean-inner.rules, TCP options only.
+# options and inner packets unparsed; with lean-inner.rules, TCP options only;
+# with lean-tlv*.rules (TLV tests, no TCP option test or none on the inner
+# stack), the inner packet's TCP or UDP header, or both, when no rule needs
+# what lies behind them (tunnels.pcap's tunnels in tunnels carry Geneve
+# options in their inner stack).
 # replay --rules runs each packet again through the programs without their
 # trace, the parse the rules allow: the verdicts must be the full parse's, and
 # the native reference's. data.rules: byte tests of every TLV family and
@@ -546,8 +550,8 @@ p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$
 }
 merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
 merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
-for r in captures lean lean-inner data nolist catchall-only optgate optgate-inner optstop \
-	optstop-union; do
+for r in captures lean lean-inner lean-tlv lean-tlv-ip lean-tlv-tcp lean-tlv-inner data nolist \
+	catchall-only optgate optgate-inner optstop optstop-union; do
 	tp "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
 		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q
 done
