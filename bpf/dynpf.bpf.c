@@ -135,7 +135,11 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
  * selection's bits of stack 1's tuples, set before the commit that makes
  * a tuple's first rule alive and cleared a grace period after its last
  * one died, hold every such rule (rules.h). Asked only when the rules
- * need the inner stack: its line is not read otherwise.
+ * need the inner stack, and then the classifier reads the same line (its
+ * candidates of stack 1): no line more. Asked here, once a packet, and not
+ * by the walk when it reaches an inner TCP or UDP header, nor when it
+ * enters the inner stack: there, dynpf_xdp took 775k and 648k verified
+ * instructions (556k here).
  */
 static __always_inline int dynpf_inner_rules(void)
 {
