@@ -300,8 +300,10 @@ def compare(dynpf, tshark, cap, names, pairs=PAIRS, verbose=False):
     finally:
         os.unlink(rules)
     sets = tshark_sets(tshark, cap,
-                       [p[1] for p in pairs] + ["_ws.malformed", ""])
+                       [p[1] for p in pairs] +
+                       ["_ws.malformed", "", "vxlan || geneve || gtp"])
     malformed, seen = sets[len(pairs)], sets[len(pairs) + 1]
+    tunnels = sets[len(pairs) + 2]
     frames = sorted(recs)
     bad = 0
     for i, (rule, filt, excl) in enumerate(pairs):
@@ -329,6 +331,8 @@ def compare(dynpf, tshark, cap, names, pairs=PAIRS, verbose=False):
                 continue
             why = [k for k, pred in excl + COMMON
                    if pred(rec, m, n in malformed, stack)]
+            if not why and n not in tunnels and udp_tunnel(rec):
+                why = [TUNNEL_PORT_OTHER]
             if why:
                 skipped.setdefault(why[0], []).append(n)
                 continue
@@ -359,6 +363,20 @@ def compare(dynpf, tshark, cap, names, pairs=PAIRS, verbose=False):
 
 # A frame tshark runs no tap on (its Lua listeners see nothing of it).
 NO_TAP = excluded("tshark_no_tap", lambda *a: True)[0]
+# A tunnel over UDP that tshark does not dissect as one (udp_tunnel()).
+TUNNEL_PORT_OTHER = excluded("tunnel_port_other", lambda *a: True)[0]
+
+
+def udp_tunnel(rec):
+    """dynpf parsed a VXLAN, Geneve or GTP-U header right after the outer
+    UDP header, which came from a lower port than it went to: tshark
+    tries the lower port's protocol first."""
+    layers = [x.get("proto") for x in rec.get("layers") or []]
+    udp = rec.get("udp") or {}
+    return "udp" in layers and layers.index("udp") + 1 < len(layers) and \
+        layers[layers.index("udp") + 1] in ("vxlan", "geneve", "gtpu") and \
+        udp.get("sport", 65536) < udp.get("dport", 0)
+
 
 # Differences every pair may meet.
 COMMON = [

@@ -51,6 +51,9 @@ DIFFERENCES = {
     "no_header": "tshark shows no such header there",
     "empty_udp_payload": "UDP length 8 on a tunnel port: tshark dissects no "
                          "tunnel header",
+    "tunnel_port_other": "a UDP datagram to a tunnel's port from a lower port "
+                         "tshark gives another protocol (it tries the lower "
+                         "port first): it dissects no tunnel",
     "ipv4_version_6": "version 6 under the IPv4 ethertype: tshark dissects "
                       "it as IPv6",
     "gtpu_s_only": "GTP-U with only S: tshark reads the sequence number "
