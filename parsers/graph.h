@@ -297,7 +297,11 @@ DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
 /*
  * Is next a TCP or UDP header of the inner stack that the cursor says no
  * rule needs (DYNPF_SKIP_INNER_TCP, _UDP: the rules need the inner stack
- * only for its TLVs, and none lies behind it)? Then the walk ends.
+ * only for its TLVs, and none lies behind it)? Then the walk ends. Asked
+ * in the loop's condition: there the verifier walks dynpf_xdp in 519k
+ * instructions (562k before the test), the TC programs in 509k (513k);
+ * at the end of the loop's body, 556k and 573k; in its common layers'
+ * branch only, past 1M.
  */
 dynpf_inline int dynpf_inner_l4_cut(const struct dynpf_cursor *c, int next)
 {
@@ -349,7 +353,7 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	}
 	/* One more round than there are layers, so an endless chain ends in
 	 * DYNPF_E_DEPTH rather than silently. */
-	for (; next > DYNPF_P_NONE && i <= DYNPF_MAX_LAYERS; i++) {
+	for (; next > DYNPF_P_NONE && i <= DYNPF_MAX_LAYERS && !dynpf_inner_l4_cut(c, next); i++) {
 		if (dynpf_is_rare(next)) {
 			next = dynpf_layer_step(src, area, c, p, next);
 			/* The call may have written *c: the verifier forgets its pointers. */
@@ -358,8 +362,6 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}
-		if (dynpf_inner_l4_cut(c, next))
-			break;
 	}
 	if (!c->decl)
 		return;
