@@ -16,7 +16,8 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by the loader before load; the verifier prunes what they turn off. */
-const volatile __u8 dynpf_trace_on = 0; /* emit every dynpf_pkt on dynpf_trace */
+const volatile __u8 dynpf_trace_on = 0;     /* emit every dynpf_pkt on dynpf_trace */
+const volatile __u8 dynpf_trace_nowake = 0; /* its reader consumes after each test run */
 /* Parse limits (struct dynpf_parse_cfg), one scalar each: clang drops the
  * read of a volatile struct copied whole. */
 const volatile __u8 dynpf_cfg_max_ext = DYNPF_MAX_EXT;
@@ -125,7 +126,7 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 	}
 	bpf_dynptr_write(&rec, 0, (void *)p, sizeof(*p), 0);
 	bpf_dynptr_write(&rec, offsetof(struct dynpf_trace_rec, v), (void *)v, sizeof(*v), 0);
-	bpf_ringbuf_submit_dynptr(&rec, 0);
+	bpf_ringbuf_submit_dynptr(&rec, dynpf_trace_nowake ? BPF_RB_NO_WAKEUP : 0);
 }
 
 /*

@@ -213,7 +213,7 @@ static int lv_setup(struct lv_ctx *x)
 	err = err ?: load_ref(x);
 	/* dynpf as shipped, trace off, rule tables for every id (the catch-all's is the last). */
 	err = err
-		      ?: dynpf_progs_open_hooks(&x->pr, false, NULL, DYNPF_MAX_RULES,
+		      ?: dynpf_progs_open_hooks(&x->pr, DYNPF_TRACE_OFF, NULL, DYNPF_MAX_RULES,
 						1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_TC_INGRESS);
 	if (err)
 		return err;

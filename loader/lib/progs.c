@@ -166,14 +166,15 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 
 static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
 
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
-		     uint32_t max_rules)
+int dynpf_progs_open(struct dynpf_progs *pr, enum dynpf_trace trace,
+		     const struct dynpf_parse_cfg *cfg, uint32_t max_rules)
 {
 	return dynpf_progs_open_hooks(pr, trace, cfg, max_rules, 0);
 }
 
-int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
-			   uint32_t max_rules, unsigned int hooks)
+int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
+			   const struct dynpf_parse_cfg *cfg, uint32_t max_rules,
+			   unsigned int hooks)
 {
 	static struct dynpf_verdict last_v;
 	static struct dynpf_pkt last;
@@ -188,7 +189,10 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynp
 		p_err("cannot open the BPF object: %s", strerror(-err));
 		return err;
 	}
-	pr->skel->rodata->dynpf_trace_on = trace;
+	pr->skel->rodata->dynpf_trace_on = trace != DYNPF_TRACE_OFF;
+	/* A test run's record is consumed right after the run: waking a reader
+	 * (an IPI from the submit) was 10% of a replay's time. */
+	pr->skel->rodata->dynpf_trace_nowake = trace == DYNPF_TRACE_TEST_RUN;
 	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
 		if (!(hooks & (1u << h)))
 			bpf_program__set_autoload(hook_prog(pr, h), false);
@@ -238,6 +242,7 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 	/* of's settings and rule set; trace off. */
 	*lean->skel->rodata = *of->skel->rodata;
 	lean->skel->rodata->dynpf_trace_on = 0;
+	lean->skel->rodata->dynpf_trace_nowake = 0;
 	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
 		if (!(hooks & (1u << h)))
 			bpf_program__set_autoload(hook_prog(lean, h), false);

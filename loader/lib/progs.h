@@ -49,21 +49,29 @@ int dynpf_check_caps(const char *sys_admin);
 /* Is cap (CAP_*) in this process's effective set? */
 bool dynpf_has_cap(int cap);
 
+/* What the packet programs do with each packet's parse (the dynpf_trace ring). */
+enum dynpf_trace {
+	DYNPF_TRACE_OFF,      /* nothing: the data path of the product */
+	DYNPF_TRACE_TEST_RUN, /* a record, read right after each test run: no reader woken */
+	DYNPF_TRACE_LIVE,     /* a record, and the reader that polls the ring woken */
+};
+
 /*
  * max_rules: rule ids the rule tables hold (0: none; rules cannot be
  * loaded). The tables are sized to it: an entry pool of twice the ids,
  * 2 * 240 bytes per id, and the per-CPU counters.
  */
-int dynpf_progs_open(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
-		     uint32_t max_rules);
+int dynpf_progs_open(struct dynpf_progs *pr, enum dynpf_trace trace,
+		     const struct dynpf_parse_cfg *cfg, uint32_t max_rules);
 
 /*
  * The same, with only the packet programs of hooks loaded (bits
  * 1 << DYNPF_HOOK_*; 0: all of them): each costs the verifier about as much
  * as the others together, so a run of one hook loads three times faster.
  */
-int dynpf_progs_open_hooks(struct dynpf_progs *pr, bool trace, const struct dynpf_parse_cfg *cfg,
-			   uint32_t max_rules, unsigned int hooks);
+int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
+			   const struct dynpf_parse_cfg *cfg, uint32_t max_rules,
+			   unsigned int hooks);
 
 /*
  * The programs of hooks again, on the maps of `of` (its rule set, its

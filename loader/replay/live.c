@@ -500,7 +500,9 @@ int dynpf_live_start(const struct dynpf_live_opts *o, struct dynpf_walk_live *wa
 	err = err ?: live.have_tb ? dynpf_testbed_up(&live.tb) : 0;
 	/* Only the program to attach: the verifier is most of the start-up time. */
 	live.hook = choose_hook();
-	err = err ?: dynpf_progs_open_hooks(&live.pr, true, &o->cfg, 0, 1u << live.hook);
+	err = err
+		      ?: dynpf_progs_open_hooks(&live.pr, DYNPF_TRACE_LIVE, &o->cfg, 0,
+						1u << live.hook);
 	if (err)
 		goto fail;
 	live.pr.on_rec = on_record;

@@ -26,7 +26,7 @@ int reopen_hooks(uint32_t max_rules, unsigned int hooks)
 
 	dynpf_ctrl_close(&c);
 	dynpf_progs_close(&pr);
-	if (dynpf_progs_open_hooks(&pr, true, &cfg, max_rules, hooks) ||
+	if (dynpf_progs_open_hooks(&pr, DYNPF_TRACE_TEST_RUN, &cfg, max_rules, hooks) ||
 	    dynpf_ctrl_open(&c, pr.skel))
 		return -1;
 	return 0;
@@ -43,7 +43,8 @@ int main(void)
 
 	if (dynpf_probe_kernel())
 		return 2;
-	if (dynpf_progs_open_hooks(&pr, true, &cfg, DYNPF_MAX_RULES, CTRL_HOOKS_XDP))
+	if (dynpf_progs_open_hooks(&pr, DYNPF_TRACE_TEST_RUN, &cfg, DYNPF_MAX_RULES,
+				   CTRL_HOOKS_XDP))
 		return 2;
 	if (dynpf_ctrl_open(&c, pr.skel))
 		return 2;
