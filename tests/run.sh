@@ -541,8 +541,10 @@ section "classification: the BPF classifier and the native reference decide alik
 # ND pass before them). optgate.rules, optgate-inner.rules: rules that read
 # TCP options, each the only one to keep the option gate open for some
 # packets (docs/rules.md, "The lean parse"). The captures and
-# both mutation sets in one file: one load of the programs a rule file (most
-# of a short replay is the verifier: 45 s less than a load a file).
+# both mutation sets in one file, and the rule files in three replays, each
+# file a pass of its replay (replay --rules A --rules B ...): one load of the
+# programs for several files (most of a short replay is the verifier: 8 s a
+# load).
 # merge_pcaps OUT IN...: the frames of every IN, in order, in one capture.
 merge_pcaps() {
 	python3 -c 'import sys; sys.path.insert(0, "tests"); import pcapfile as p
@@ -550,19 +552,23 @@ p.write_pcap(sys.argv[1], (f for c in sys.argv[2:] for f in p.read_pcap(c)))' "$
 }
 merge_pcaps "$OUT/all.pcap" "${CAPS[@]}"
 merge_pcaps "$OUT/cls-all.pcap" "$OUT/all.pcap" "$OUT/mutations.pcap" "$OUT/length-mutations.pcap"
-for r in captures lean lean-inner data nolist catchall-only optgate optgate-inner optstop \
-	optstop-union; do
-	tp "replay --rules $r.rules: native = BPF, lean parse = full: captures and mutations" \
-		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q
-done
+# cls_replay HOOK NAME...: tests/rules/NAME.rules, each a pass of one replay.
+cls_replay() {
+	local hook=$1 r args=() names=()
+	shift
+	for r; do
+		args+=(--rules "tests/rules/$r.rules")
+		names+=("$r.rules")
+	done
+	tp "replay --hook $hook --rules ${names[*]}: native = BPF, lean parse = full: captures and mutations" \
+		"$DYNPF" replay "$OUT/cls-all.pcap" "${args[@]}" --hook "$hook" --check-native -q
+}
+cls_replay all captures lean lean-inner data nolist
+cls_replay all catchall-only optgate optgate-inner optstop optstop-union
 # The inner walk's end (lean-tlv*.rules) on one hook, xdp-frags (frames of
 # every size): its code is every hook's, and optstop.rules runs it on all
-# three above (the inner UDP header left); 8 s a file instead of 17.
-for r in lean-tlv lean-tlv-tcp lean-tlv-inner; do
-	tp "replay --rules $r.rules --hook xdp-frags: native = BPF, lean parse = full: captures and mutations" \
-		"$DYNPF" replay "$OUT/cls-all.pcap" --rules "tests/rules/$r.rules" --check-native -q \
-		--hook xdp-frags
-done
+# three above (the inner UDP header left).
+cls_replay xdp-frags lean-tlv lean-tlv-tcp lean-tlv-inner
 
 echo "== protocols declared at runtime (docs/rules.md): in BPF as natively"
 # The built-in TLV families declared in their own option areas
@@ -599,6 +605,29 @@ t_err "replay --rules prints verdicts and counters" 0 "rule counters (over 1 hoo
 t_err "replay --rules with a bad rule file names file:line:column" 2 \
 	"tests/rules/bad-port.rules:" "$DYNPF" replay pcap-tests/eth_basic.pcap \
 	--rules tests/rules/bad-port.rules
+# Several rule files: every one read before any runs (a bad one, even the
+# last, runs nothing), and each pass decides and counts as a replay of its
+# file alone: the same per-rule counters, though the files share rule ids.
+rules_bad_last() {
+	local rc=0
+	"$DYNPF" replay pcap-tests/eth_basic.pcap --rules tests/rules/captures.rules \
+		--rules tests/rules/bad-port.rules >"$OUT/bad-last.out" 2>"$OUT/bad-last.err" || rc=$?
+	cat "$OUT/bad-last.out" "$OUT/bad-last.err"
+	[ "$rc" = 2 ] && grep -q 'tests/rules/bad-port.rules:[0-9]*:[0-9]*: ' "$OUT/bad-last.err" &&
+		! [ -s "$OUT/bad-last.out" ]
+}
+t "replay --rules A --rules BAD: the bad file named, no pass run" rules_bad_last
+rules_passes() (
+	set -o pipefail
+	local files=(tests/rules/captures.rules tests/rules/lean.rules tests/rules/captures.rules) r
+	for r in "${files[@]}"; do
+		"$DYNPF" -j replay "$OUT/all.pcap" --hook xdp --rules "$r" -q | grep rule_counters
+	done >"$OUT/passes.alone"
+	"$DYNPF" -j replay "$OUT/all.pcap" --hook xdp --rules "${files[0]}" --rules "${files[1]}" \
+		--rules "${files[2]}" -q | grep rule_counters >"$OUT/passes.one"
+	[ "$(wc -l <"$OUT/passes.one")" = 3 ] && cmp "$OUT/passes.alone" "$OUT/passes.one"
+)
+tp "replay --rules A --rules B --rules A: each pass counts as its file alone" rules_passes
 tp "mutations with the xdp fragment boundary at bytes 50..80" "$DYNPF" replay \
 	"$OUT/mutations.pcap" --hook xdp-frags --xdp-linear 50-80 --check-native -q
 

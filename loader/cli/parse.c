@@ -22,6 +22,7 @@ static void parse_usage(FILE *f)
 		"                    tunnel's inner packet (default 2)\n"
 		"  --rules FILE      parse the protocols the rule file declares too, and give\n"
 		"                    each packet the verdict of the native reference classifier\n"
+		"                    (several times: each file in turn, a summary each)\n"
 		"  --check-decl      with --rules: every protocol the file declares in a\n"
 		"                    built-in family's option areas must find that family's\n"
 		"                    TLVs; exit 1 where it does not\n"
@@ -47,11 +48,13 @@ int cmd_parse(int argc, char **argv)
 
 	o.cfg = DYNPF_PARSE_CFG_DEFAULT;
 	while ((c = getopt_long(argc, argv, DYNPF_WALK_SHORTOPTS "h", opts, NULL)) != -1) {
-		if (c == 'R' || c == 'D') {
-			if (c == 'R')
-				o.rules = optarg;
-			else
-				o.check_decl = true;
+		if (c == 'R') {
+			if (dynpf_walk_add_rules(&o, optarg))
+				return DYNPF_EXIT_USAGE;
+			continue;
+		}
+		if (c == 'D') {
+			o.check_decl = true;
 			continue;
 		}
 		r = dynpf_cli_walk_opt(&o, c, "parse", parse_usage);

@@ -27,7 +27,9 @@ static void replay_usage(FILE *f)
 		   "  --rules FILE      load the rule file (docs/rules.md) through the control\n"
 		   "                    channel, print each packet's verdict and the rule that\n"
 		   "                    decided it, then the per-rule counters; with\n"
-		   "                    --check-native, the native classifier must agree\n"
+		   "                    --check-native, the native classifier must agree;\n"
+		   "                    several times: each file in turn, one load of the\n"
+		   "                    programs, a walk of the capture and a summary each\n"
 		   "  --check-decl      with --rules: every protocol the file declares in a\n"
 		   "                    built-in family's option areas must find that family's\n"
 		   "                    TLVs, on every packet and hook; exit 1 where it does not\n"
@@ -231,7 +233,8 @@ int cmd_replay(int argc, char **argv)
 				return DYNPF_EXIT_USAGE;
 			break;
 		case 'R':
-			o.rules = optarg;
+			if (dynpf_walk_add_rules(&o, optarg))
+				return DYNPF_EXIT_USAGE;
 			break;
 		case 'D':
 			o.check_decl = true;
@@ -261,7 +264,7 @@ int cmd_replay(int argc, char **argv)
 		p_err("--xdp-prog is for the XDP modes, not --mode tc");
 		return DYNPF_EXIT_USAGE;
 	}
-	if (hook_set || o.xdp_linear || o.rules || o.check_decl) {
+	if (hook_set || o.xdp_linear || o.n_rules || o.check_decl) {
 		p_err("--hook, --xdp-linear, --rules and --check-decl are for test runs: not with %s",
 		      lo.testbed ? "--testbed" : "--iface");
 		return DYNPF_EXIT_USAGE;

@@ -46,6 +46,7 @@ struct hook_stats {
 struct diff_ctx {
 	const char *file; /* the expected-results file, if comparing with it */
 	const char *capture;
+	const char *rules; /* the pass's rule file, when a walk has several */
 	size_t pkt;
 	const char *hook;
 	const char *what; /* "expected" or "native" */
@@ -60,8 +61,8 @@ static void print_diff(void *vctx, const char *path, json_object *want, json_obj
 
 	/* json-c reuses its string buffer: copy the first before the second. */
 	snprintf(wbuf, sizeof(wbuf), "%s", w);
-	fprintf(stderr, "%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file ?: d->capture, d->pkt,
-		d->hook, path, d->what, wbuf,
+	fprintf(stderr, "%s%s%s: pkt %zu hook %s: %s: %s %s, got %s\n", d->file ?: d->capture,
+		d->rules ? " with " : "", d->rules ?: "", d->pkt, d->hook, path, d->what, wbuf,
 		got ? json_object_to_json_string_ext(got, JSON_C_TO_STRING_PLAIN) : "(absent)");
 }
 
@@ -244,7 +245,7 @@ static unsigned long sweep_linear(struct dynpf_progs *pr, const struct dynpf_wal
  * test run, its bytes, its error code. Returns the number of disagreements.
  */
 static unsigned long check_counters(struct dynpf_progs *pr, const struct dynpf_walk_opts *o,
-				    const struct hook_stats *hs)
+				    const struct hook_stats *hs, const struct dynpf_stats *base)
 {
 	unsigned long bad = 0;
 
@@ -259,6 +260,13 @@ static unsigned long check_counters(struct dynpf_progs *pr, const struct dynpf_w
 			bad++;
 			continue;
 		}
+		/* What this pass added: base[h], the counters before it. */
+		st.packets -= base[h].packets;
+		st.bytes -= base[h].bytes;
+		st.trace_lost -= base[h].trace_lost;
+		st.no_dynptr -= base[h].no_dynptr;
+		for (e = 0; e < DYNPF_E_MAX; e++)
+			st.err[e] -= base[h].err[e];
 		for (e = 0; e < DYNPF_E_MAX; e++)
 			if (st.err[e] != hs[h].err[e])
 				break;
@@ -331,14 +339,15 @@ static unsigned long decl_mismatch(const struct dynpf_ruleset *rs, const struct 
 	for (unsigned int i = 0; i < DYNPF_MAX_PROTOS; i++) {
 		if (!dynpf_decl_diff(p, &rs->protos, i, why, sizeof(why)))
 			continue;
-		printf("%s: pkt %zu hook %s: protocol %.15s: %s\n", d->capture, d->pkt, d->hook,
+		printf("%s%s%s: pkt %zu hook %s: protocol %.15s: %s\n", d->capture,
+		       d->rules ? " with " : "", d->rules ?: "", d->pkt, d->hook,
 		       rs->protos.d[i].name, why);
 		n++;
 	}
 	return n;
 }
 
-static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
+static void print_summary(const struct dynpf_walk_opts *o, const char *rules, size_t npkts,
 			  const struct hook_stats *hs, unsigned long exp_diffs,
 			  unsigned long native_diffs, unsigned long decl_diffs,
 			  unsigned long failures, const struct live_totals *lt,
@@ -349,6 +358,8 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 
 		json_object_object_add(s, "summary", json_object_new_boolean(1));
 		json_object_object_add(s, "capture", json_object_new_string(o->capture));
+		if (rules)
+			json_object_object_add(s, "rules", json_object_new_string(rules));
 		json_object_object_add(s, "packets", json_object_new_int64((int64_t)npkts));
 		for (size_t h = 0; h < NHOOKS; h++)
 			if (o->hooks & walk_hooks[h].bit)
@@ -376,7 +387,10 @@ static void print_summary(const struct dynpf_walk_opts *o, size_t npkts,
 		json_object_put(s);
 		return;
 	}
-	printf("%s: %zu packets\n", o->capture, npkts);
+	if (o->n_rules > 1)
+		printf("%s with %s: %zu packets\n", o->capture, rules, npkts);
+	else
+		printf("%s: %zu packets\n", o->capture, npkts);
 	for (size_t h = 0; h < NHOOKS; h++)
 		if (o->hooks & walk_hooks[h].bit)
 			print_hook_stats(walk_hooks[h].name, &hs[h]);
@@ -473,8 +487,8 @@ static void lean_verdict(struct dynpf_progs *lean, int hook, const struct dynpf_
 	b = dynpf_verdict_to_json(&v, false);
 	if (!json_object_equal(a, b)) {
 		t->diffs++;
-		printf("%s: pkt %zu hook %s: the lean parse decides %s, the full parse %s\n",
-		       d->capture, d->pkt, d->hook,
+		printf("%s%s%s: pkt %zu hook %s: the lean parse decides %s, the full parse %s\n",
+		       d->capture, d->rules ? " with " : "", d->rules ?: "", d->pkt, d->hook,
 		       json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN),
 		       json_object_to_json_string_ext(a, JSON_C_TO_STRING_PLAIN));
 	}
@@ -482,84 +496,87 @@ static void lean_verdict(struct dynpf_progs *lean, int hook, const struct dynpf_
 	json_object_put(b);
 }
 
-int dynpf_walk_capture(const struct dynpf_walk_opts *o)
+/* What the passes of one walk share: the capture, the programs, the buffers. */
+struct walk_env {
+	struct dynpf_capture cap;
+	struct dynpf_expect exp;
+	struct dynpf_progs pr;   /* traced: the records, the counters */
+	struct dynpf_progs lean; /* with rules: untraced, the same rule maps */
+	bool bpf;                /* pr (and with rules, lean) open */
+	struct dynpf_pkt pkt, sweep_pkt;
+	struct dynpf_stats base[NHOOKS]; /* pr's counters before the pass */
+};
+
+/*
+ * Before a pass: zero the counters of rs's rules (an id of an earlier pass's
+ * file may be among them), and note pr's hook counters, so that the pass
+ * checks and prints what it added alone.
+ */
+static int walk_pass_start(struct walk_env *e, const struct dynpf_walk_opts *o,
+			   const struct dynpf_ruleset *rs)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(e->pr.skel->maps.dynpf_rule_stats);
+	struct dynpf_rule_stats *zero = ncpu > 0 ? calloc(ncpu, sizeof(*zero)) : NULL;
+	int err = zero ? 0 : -ENOMEM;
+
+	for (size_t i = 0; rs && !err && i < rs->n; i++)
+		if (bpf_map_update_elem(fd, &rs->rules[i].id, zero, BPF_ANY))
+			err = -errno;
+	free(zero);
+	for (size_t h = 0; !err && h < NHOOKS; h++)
+		if ((o->hooks & walk_hooks[h].bit) && walk_hooks[h].hook != DYNPF_HOOK_NATIVE)
+			err = dynpf_progs_read_stats(&e->pr, walk_hooks[h].hook, &e->base[h]);
+	if (err)
+		p_err("cannot reset the programs' counters: %s", strerror(-err));
+	return err;
+}
+
+/*
+ * One pass: every frame of the capture on o's hooks, classified by rs (the
+ * rule file rules, already applied to the programs) or by none. 0, 1 or 2 as
+ * dynpf_walk_capture().
+ */
+static int walk_pass(const struct dynpf_walk_opts *o, struct walk_env *e,
+		     const struct dynpf_ruleset *rs, const char *rules)
 {
 	struct live_totals lt = {};
 	struct lean_totals lean_t = {};
-	struct dynpf_progs lean = {};
 	struct hook_stats hs[NHOOKS] = {};
-	struct dynpf_expect exp = {};
-	struct dynpf_capture cap;
-	struct dynpf_progs pr = {};
 	unsigned long exp_diffs = 0, native_diffs = 0, decl_diffs = 0, failures = 0;
-	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
-	struct dynpf_pkt *pkt, sweep_pkt;
-	struct dynpf_ruleset rs;
-	bool have_rs = false;
+	struct dynpf_pkt *pkt = &e->pkt;
+	struct dynpf_progs *pr = &e->pr;
 	char reason[256];
-	int ret = 2;
 
-	pkt = calloc(1, sizeof(*pkt));
-	if (!pkt)
+	if (e->bpf && walk_pass_start(e, o, rs))
 		return 2;
-	if (dynpf_capture_load(o->capture, &cap))
-		goto free_pkt;
-	if (o->expect && dynpf_expect_load(o->expect, &exp))
-		goto free_capture;
-	if (o->rules) {
-		struct dynpf_rule_err rerr;
-
-		dynpf_ruleset_init(&rs);
-		have_rs = true;
-		if (dynpf_ruleset_load(&rs, o->rules, &rerr)) {
-			p_err("%s", rerr.msg);
-			goto free_expect;
-		}
-		/* Its declared protocols: named in the records, parsed natively too. */
-		dynpf_pktfmt_protos(&rs.protos);
-	}
-	if (need_bpf &&
-	    (dynpf_probe_kernel() ||
-	     dynpf_progs_open_hooks(&pr, true, &o->cfg, have_rs ? dynpf_ruleset_capacity(&rs) : 0,
-				    o->hooks & DYNPF_HOOKS_BPF)))
-		goto free_expect;
-	if (need_bpf && have_rs) {
-		struct dynpf_ctrl ctrl;
-		int err = dynpf_ctrl_open(&ctrl, pr.skel);
-
-		if (!err)
-			err = dynpf_ruleset_apply(&ctrl, &rs, o->rules, NULL, NULL, 0, NULL);
-		dynpf_ctrl_close(&ctrl);
-		err = err ?: dynpf_progs_open_lean(&lean, &pr, o->hooks & DYNPF_HOOKS_BPF);
-		if (err) {
-			dynpf_progs_close(&pr);
-			goto free_expect;
-		}
-	}
-	pr.xdp_linear = o->xdp_linear;
+	if (o->n_rules > 1 && !dynpf_json && !o->quiet)
+		printf("rules %s:\n", rules);
 	if (!dynpf_json && !o->quiet)
 		printf("%6s  %-9s %5s  %s\n", "pkt", "hook", "len", "parse");
 
-	for (size_t i = 0; i < cap.n; i++) {
-		const struct dynpf_frame *f = &cap.frames[i];
+	for (size_t i = 0; i < e->cap.n; i++) {
+		const struct dynpf_frame *f = &e->cap.frames[i];
 		json_object *native_rec, *ref_rec = NULL;
-		json_object *want = i + 1 < exp.n ? exp.by_pkt[i + 1] : NULL;
-		struct diff_ctx d = { .file = o->expect, .capture = o->capture, .pkt = i + 1 };
+		json_object *want = i + 1 < e->exp.n ? e->exp.by_pkt[i + 1] : NULL;
+		struct diff_ctx d = { .file = o->expect,
+				      .capture = o->capture,
+				      .rules = o->n_rules > 1 ? rules : NULL,
+				      .pkt = i + 1 };
 
 		dynpf_parse_native_decl(f->data, f->len, 0, 0, pkt, &o->cfg,
-					have_rs ? &rs.protos : NULL);
+					rs ? &rs->protos : NULL);
 		native_rec = make_record(i + 1, "native", dynpf_pkt_to_json(pkt));
-		if (o->check_decl && have_rs) {
+		if (o->check_decl && rs) {
 			d.hook = "native";
-			decl_diffs += decl_mismatch(&rs, pkt, &d);
+			decl_diffs += decl_mismatch(rs, pkt, &d);
 		}
-		if (have_rs) {
+		if (rs) {
 			struct dynpf_verdict nv;
 
 			/* BPF_PROG_TEST_RUN runs the programs on the network
 			 * namespace's loopback device: `iif` rules see it. */
 			pkt->ifindex = DYNPF_TEST_RUN_IFINDEX;
-			dynpf_classify_native(&rs, pkt, f->data, &nv);
+			dynpf_classify_native(rs, pkt, f->data, &nv);
 			json_object_object_add(native_rec, "verdict",
 					       dynpf_verdict_to_json(&nv, false));
 		}
@@ -573,7 +590,7 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 			if (walk_hooks[h].hook == DYNPF_HOOK_NATIVE) {
 				rec = json_object_get(native_rec);
 			} else {
-				r = dynpf_progs_run(&pr, walk_hooks[h].hook, f->data, f->len, pkt,
+				r = dynpf_progs_run(pr, walk_hooks[h].hook, f->data, f->len, pkt,
 						    reason, sizeof(reason));
 				if (r == DYNPF_RUN_ERROR) {
 					p_err("%s: packet %zu: %s", o->capture, i + 1, reason);
@@ -590,21 +607,21 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 				}
 				rec = make_record(i + 1, walk_hooks[h].name,
 						  dynpf_pkt_to_json(pkt));
-				if (o->check_decl && have_rs)
-					decl_diffs += decl_mismatch(&rs, pkt, &d);
-				if (have_rs) {
+				if (o->check_decl && rs)
+					decl_diffs += decl_mismatch(rs, pkt, &d);
+				if (rs) {
 					json_object_object_add(
 						rec, "verdict",
-						dynpf_verdict_to_json(pr.last_v, false));
-					lean_verdict(&lean, walk_hooks[h].hook, f, pr.last_v, &d,
-						     &lean_t, &failures);
+						dynpf_verdict_to_json(pr->last_v, false));
+					lean_verdict(&e->lean, walk_hooks[h].hook, f, pr->last_v,
+						     &d, &lean_t, &failures);
 				}
 				if (o->check_native)
 					native_diffs += native_mismatch(rec, native_rec, &d);
 				if (walk_hooks[h].hook == DYNPF_HOOK_XDP_FRAGS &&
 				    o->xdp_linear_to > o->xdp_linear) {
-					native_diffs += sweep_linear(&pr, o, f, native_rec, &d,
-								     &sweep_pkt, &failures);
+					native_diffs += sweep_linear(pr, o, f, native_rec, &d,
+								     &e->sweep_pkt, &failures);
 					d.hook = walk_hooks[h].name;
 				}
 			}
@@ -628,32 +645,119 @@ int dynpf_walk_capture(const struct dynpf_walk_opts *o)
 		json_object_put(ref_rec);
 		json_object_put(native_rec);
 	}
-	if (need_bpf && o->xdp_linear_to <= o->xdp_linear)
-		failures += check_counters(&pr, o, hs);
-	if (need_bpf && have_rs)
-		print_rule_counters(&pr, &rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
+	if (e->bpf && o->xdp_linear_to <= o->xdp_linear)
+		failures += check_counters(pr, o, hs, e->base);
+	if (e->bpf && rs)
+		print_rule_counters(pr, rs, __builtin_popcount(o->hooks & DYNPF_HOOKS_BPF));
 	if (o->live)
 		failures += o->live->check_counters(o->live->ctx, lt.hs.parsed, lt.hs.err);
-	print_summary(o, cap.n, hs, exp_diffs, native_diffs, decl_diffs, failures, &lt, &lean_t);
-	ret = failures                                                                ? 2
-	      : (exp_diffs || native_diffs || decl_diffs || lt.diffs || lean_t.diffs) ? 1
-										      : 0;
-	/* A capture cut short: its whole records were walked, then the cut is said. */
-	if (dynpf_capture_report_end(&cap))
-		ret = 2;
-	if (need_bpf) {
-		dynpf_progs_close(&lean);
-		dynpf_progs_close(&pr);
+	print_summary(o, rules, e->cap.n, hs, exp_diffs, native_diffs, decl_diffs, failures, &lt,
+		      &lean_t);
+	return failures                                                                ? 2
+	       : (exp_diffs || native_diffs || decl_diffs || lt.diffs || lean_t.diffs) ? 1
+										       : 0;
+}
+
+/*
+ * Put rs (from file) in the programs in place of old (NULL: none): the
+ * deletions and the additions in one transaction, as `rules load` does.
+ */
+static int walk_apply(struct walk_env *e, const struct dynpf_ruleset *rs, const char *file,
+		      const struct dynpf_ruleset *old)
+{
+	struct dynpf_ctrl ctrl;
+	int err = dynpf_ctrl_open(&ctrl, e->pr.skel);
+
+	if (!err)
+		err = dynpf_ruleset_apply(&ctrl, rs, file, old, NULL, 0, NULL);
+	dynpf_ctrl_close(&ctrl);
+	return err;
+}
+
+int dynpf_walk_capture(const struct dynpf_walk_opts *o)
+{
+	bool need_bpf = o->hooks & DYNPF_HOOKS_BPF;
+	struct dynpf_ruleset *rs = NULL;
+	struct walk_env *e;
+	__u32 capacity = 0;
+	size_t nrs = 0;
+	int ret = 2;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return 2;
+	if (dynpf_capture_load(o->capture, &e->cap))
+		goto free_env;
+	if (o->expect && dynpf_expect_load(o->expect, &e->exp))
+		goto free_capture;
+	/* Every rule file read before any is run: a bad one changes nothing. */
+	rs = calloc(o->n_rules ?: 1, sizeof(*rs));
+	if (!rs)
+		goto free_expect;
+	for (; nrs < o->n_rules; nrs++) {
+		struct dynpf_rule_err rerr;
+
+		dynpf_ruleset_init(&rs[nrs]);
+		if (dynpf_ruleset_load(&rs[nrs], o->rules[nrs], &rerr)) {
+			p_err("%s", rerr.msg);
+			nrs++;
+			goto free_rules;
+		}
+		capacity += dynpf_ruleset_capacity(&rs[nrs]);
 	}
-free_expect:
+	/*
+	 * One load of the programs for every file (the verifier is most of a
+	 * short replay's time). The tables sized for the sum of the files' ids:
+	 * a transaction that replaces one file's rules by the next's holds
+	 * both, and the entries each pass retires may still wait for their
+	 * grace period when the passes after it add theirs.
+	 */
+	if (need_bpf &&
+	    (dynpf_probe_kernel() || dynpf_progs_open_hooks(&e->pr, DYNPF_TRACE_TEST_RUN, &o->cfg,
+							    capacity, o->hooks & DYNPF_HOOKS_BPF)))
+		goto free_rules;
+	if (need_bpf && nrs &&
+	    dynpf_progs_open_lean(&e->lean, &e->pr, o->hooks & DYNPF_HOOKS_BPF)) {
+		dynpf_progs_close(&e->pr);
+		goto free_rules;
+	}
+	e->bpf = need_bpf;
+	e->pr.xdp_linear = o->xdp_linear;
+	ret = 0;
+	for (size_t p = 0; p < (nrs ?: 1); p++) {
+		const struct dynpf_ruleset *cur = nrs ? &rs[p] : NULL;
+		int r;
+
+		if (cur) {
+			/* Its declared protocols: named in the records, parsed natively too. */
+			dynpf_pktfmt_protos(&cur->protos);
+			if (e->bpf && walk_apply(e, cur, o->rules[p], p ? &rs[p - 1] : NULL)) {
+				ret = 2;
+				break;
+			}
+		}
+		r = walk_pass(o, e, cur, cur ? o->rules[p] : NULL);
+		if (r > ret)
+			ret = r;
+	}
+	/* A capture cut short: its whole records were walked, then the cut is said. */
+	if (dynpf_capture_report_end(&e->cap))
+		ret = 2;
+	if (e->bpf) {
+		dynpf_progs_close(&e->lean);
+		dynpf_progs_close(&e->pr);
+	}
+free_rules:
 	dynpf_pktfmt_protos(NULL);
-	if (have_rs)
-		dynpf_ruleset_free(&rs);
-	dynpf_expect_free(&exp);
+	for (size_t i = 0; i < nrs; i++)
+		dynpf_ruleset_free(&rs[i]);
+	free(rs);
+free_expect:
+	dynpf_expect_free(&e->exp);
 free_capture:
-	dynpf_capture_free(&cap);
-free_pkt:
-	free(pkt);
+	dynpf_capture_free(&e->cap);
+free_env:
+	free(e);
 	return ret;
 }
 
@@ -668,6 +772,16 @@ static int parse_limit(const char *name, const char *arg, unsigned int max, __u8
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+int dynpf_walk_add_rules(struct dynpf_walk_opts *o, const char *file)
+{
+	if (o->n_rules == DYNPF_WALK_RULES_MAX) {
+		p_err("--rules %s: at most %d rule files in one walk", file, DYNPF_WALK_RULES_MAX);
+		return -1;
+	}
+	o->rules[o->n_rules++] = file;
 	return 0;
 }
 
@@ -702,7 +816,7 @@ int dynpf_walk_main(struct dynpf_walk_opts *o, int argc, char **argv, const char
 		p_err("%s: one capture file expected, got extra '%s'", cmd, argv[optind + 1]);
 		return DYNPF_EXIT_USAGE;
 	}
-	if (o->check_decl && !o->rules) {
+	if (o->check_decl && !o->n_rules) {
 		p_err("%s: --check-decl checks the protocols a rule file declares: it needs --rules",
 		      cmd);
 		return DYNPF_EXIT_USAGE;

@@ -33,6 +33,9 @@ struct dynpf_walk_live {
 	void *ctx;
 };
 
+/* --rules files in one walk at most: each a pass over the capture. */
+#define DYNPF_WALK_RULES_MAX 32
+
 struct dynpf_walk_opts {
 	const char *capture;
 	const char *expect;      /* expected-results file, or NULL */
@@ -47,7 +50,9 @@ struct dynpf_walk_opts {
 	 */
 	unsigned int xdp_linear_to;
 	struct dynpf_parse_cfg cfg; /* parse limits, for native and BPF alike */
-	const char *rules;          /* a rule file to classify with (replay --rules), or NULL */
+	/* Rule files to classify with (replay --rules), each in turn. */
+	const char *rules[DYNPF_WALK_RULES_MAX];
+	unsigned int n_rules;
 	bool check_decl; /* its protocols declared in option areas: their families' TLVs */
 	const struct dynpf_walk_live *live; /* replay --iface, or NULL */
 };
@@ -60,6 +65,9 @@ struct dynpf_walk_opts {
  * its last whole record; the cut is said after the summary, and 2 returned.
  */
 int dynpf_walk_capture(const struct dynpf_walk_opts *o);
+
+/* --rules FILE once more: 0, or -1 (said) past DYNPF_WALK_RULES_MAX. */
+int dynpf_walk_add_rules(struct dynpf_walk_opts *o, const char *file);
 
 /* Options replay and parse share: --expect, -q, -j. 1 if c was one. */
 int dynpf_walk_common_opt(struct dynpf_walk_opts *o, int c, const char *arg);
