@@ -384,7 +384,8 @@ def targets(d, out):
         want = f'<={most:5.2f}' if most is not None else f'>={fmt(e.get("at_least"), 2, 5)}'
         now = num(e.get('now'))
         res = 'not measured' if now is None else 'met' if e.get('met') else 'MISSED'
-        have = '-'.rjust(9) if now is None else f'{now:8.3f}x'
+        have = ('-'.rjust(9) if now is None else f'{now:7.2f}ms' if e.get('unit') == 'ms'
+                else f'{now:8.3f}x')
         out(f'  {str(e.get("what", "?")):<48}{want:>9}{have}  {res}')
 
 

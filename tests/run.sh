@@ -1035,6 +1035,7 @@ bench_rules_tables() {
 		'^dynpf rules apply FILE, 100000 changes' '^  loaded again +[0-9.]+ +[0-9.]+ ' \
 		'^syn xdp, 1 rules / xdp-filter +<= +1\.10 +[0-9.]+x +(met|MISSED)$' \
 		'^syn xdp, 10000 rules / 1 rule +<= +1\.30 +- +not measured' \
+		'^load of 10,000 rules, ms +<= +50\.00 +- +not measured' \
 		'^frames in turn: pcap-tests/tcp_options\.pcap, 31 frames, 2 rounds;' \
 		'^  empty program \(the floor\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' \
 		'^  \+ classify +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
@@ -1169,7 +1170,9 @@ bench_report_merge() {
 import json, sys
 d = json.load(open("tests/fixtures/bench-small.json"))
 d["targets"] = [{"what": "syn xdp, 0 rules / xdp-filter", "at_most": 0.9, "now": 1.25, "met": False},
-                {"what": "syn xdp, 100000 rules / 10000", "at_most": 1.1, "now": None, "met": None}]
+                {"what": "syn xdp, 100000 rules / 10000", "at_most": 1.1, "now": None, "met": None},
+                {"what": "load of 10,000 rules, ms", "unit": "ms", "at_most": 50, "now": 40.8,
+                 "met": True}]
 json.dump(d, open(sys.argv[1] + "/b.json", "w"))
 json.dump({"live": {"results": [{"name": "empty", "mpps": 9.5}]},
            "targets": [{"what": "live: xdp, 1 rule / empty XDP_DROP", "at_least": 0.6,
@@ -1180,6 +1183,7 @@ json.dump({"live": {"results": [{"name": "empty", "mpps": 9.5}]},
 	grep -q '^targets (issue 18)' "$dir/summary.txt" &&
 		grep -qE '^  syn xdp, 0 rules / xdp-filter +<= 0\.90 +1\.250x  MISSED$' "$dir/summary.txt" &&
 		grep -qE '^  syn xdp, 100000 rules / 10000 +<= 1\.10 +-  not measured$' "$dir/summary.txt" &&
+		grep -qE '^  load of 10,000 rules, ms +<=50\.00 +40\.80ms  met$' "$dir/summary.txt" &&
 		grep -qE '^  live: xdp, 1 rule / empty XDP_DROP +>= 0\.60 +0\.630x  met$' "$dir/summary.txt" &&
 		grep -q '^live traffic, Mpps' "$dir/summary.txt" ||
 		{ cat "$dir/summary.txt"; return 1; }
