@@ -1022,7 +1022,8 @@ bench_rules_tables() {
 	local out=$OUT/bench_rules.out want before new
 	before=$(bpffs_list)
 	"$DYNPF" bench --rules-only --repeat 1000 --runs 1 --rule-counts 1,100 \
-		--frames pcap-tests/tcp_options.pcap --frame-rounds 2 >"$out" 2>&1 ||
+		--frames pcap-tests/tcp_options.pcap --frame-rounds 2 \
+		--versus .output/bpf/dynpf.bpf.o >"$out" 2>&1 ||
 		{ cat "$out"; return 1; }
 	# xdp-filter's object asks for its maps to be pinned by name: not by us.
 	new=$(bpffs_list | grep -vxF -- "$before")
@@ -1039,7 +1040,9 @@ bench_rules_tables() {
 		'^frames in turn: pcap-tests/tcp_options\.pcap, 31 frames, 2 rounds;' \
 		'^  empty program \(the floor\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' \
 		'^  \+ classify +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
-		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$'; do
+		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^  --versus build, placements +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^  this build / --versus +[0-9.]+x +[0-9.]+x +[0-9.]+x$'; do
 		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
 	done
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }

@@ -149,7 +149,9 @@ extern const char *const rb_stage_names[RB_NSTAGES + 1];
  * on the same maps, and timed beside the bench's own (placement 0). Where
  * the kernel puts a program's code moved one packet's cost by a fifth
  * (docs/bench.md): the targets take, per placement, the ratio to the
- * baseline, and then the median over the placements.
+ * baseline, and then the median over the placements. --versus's build is
+ * loaded as many times, and its A/B is the median of this build's
+ * placements (the fastest run of each) over the median of its.
  */
 #define RB_NPLACES 3
 
@@ -190,8 +192,9 @@ struct rb_set {
 	/* dynpf_xdp stopped after stage k + 1 (the whole program: med[.][0][P_DYNPF]) */
 	uint32_t stage_ns[RB_NSHAPES][RB_NSTAGES][BENCH_RUNS_MAX];
 	double stage_med[RB_NSHAPES][RB_NSTAGES];
-	uint32_t versus_ns[RB_NSHAPES][BENCH_RUNS_MAX]; /* --versus's dynpf_xdp */
-	double versus_med[RB_NSHAPES];
+	/* --versus's dynpf_xdp, loaded RB_NPLACES times as this build's */
+	uint32_t versus_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
+	double versus_med[RB_NSHAPES][RB_NPLACES];
 	/* dynpf_xdp in placement p >= 1 (0: ns[.][0][P_DYNPF]) */
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
@@ -335,8 +338,9 @@ struct rb_ctx {
 	int stage_fd[RB_NSTAGES];            /* their dynpf_xdp, or -1 */
 	struct dynpf_bpf *place[RB_NPLACES]; /* [0] unused: the bench's own */
 	int place_fd[RB_NPLACES];            /* dynpf_xdp of placement p >= 1, or -1 */
-	struct bpf_object *versus;           /* --versus's object, and its dynpf_xdp */
-	int versus_fd;
+	/* --versus's object in RB_NPLACES placements, and their dynpf_xdp (or -1) */
+	struct bpf_object *versus[RB_NPLACES];
+	int versus_fd[RB_NPLACES];
 	int xf_fd; /* xdp-filter's program, or -1 */
 	struct bpf_object *xf_obj;
 	int ncpus;

@@ -139,7 +139,7 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 static int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct bench_rules_cfg *cfg = x->cfg;
-	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 1 + RB_NPLACES)],
+	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 2 * RB_NPLACES)],
 		*j = jobs;
 	size_t failed;
 	int err;
@@ -187,14 +187,15 @@ static int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 				.median = &s->stage_med[sh][k],
 			};
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++)
-		*j++ = (struct bench_job){
-			.fd = x->versus_fd, /* -1 without --versus: left out */
-			.pkt = cfg->shape[sh].pkt,
-			.len = cfg->shape[sh].len,
-			.want = rb_hooks[0].pass,
-			.ns = s->versus_ns[sh],
-			.median = &s->versus_med[sh],
-		};
+		for (int k = 0; k < RB_NPLACES; k++)
+			*j++ = (struct bench_job){
+				.fd = x->versus_fd[k], /* -1 without --versus: left out */
+				.pkt = cfg->shape[sh].pkt,
+				.len = cfg->shape[sh].len,
+				.want = rb_hooks[0].pass,
+				.ns = s->versus_ns[sh][k],
+				.median = &s->versus_med[sh][k],
+			};
 	err = bench_interleave(jobs, ARRAY_SIZE(jobs), cfg->runs, cfg->repeat, &failed);
 	if (err && err != -EPROTO)
 		p_err("bench: BPF_PROG_TEST_RUN failed: %s", strerror(-err));

@@ -42,7 +42,7 @@ static int row_fd(const struct rb_ctx *x, int k)
 		return x->prog_fd[0];
 	if (k == RB_FR_XF)
 		return x->xf_fd;
-	return x->versus_fd;
+	return x->versus_fd[0];
 }
 
 int rb_frames_open(struct rb_ctx *x)

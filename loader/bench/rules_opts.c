@@ -64,7 +64,7 @@ int rb_options(struct rb_ctx *x)
 		for (size_t h = 0; !err && h < RB_NHOOKS; h++) {
 			/* The --versus build has only a dynpf_xdp (hook 0). */
 			int fd[RB_OPT_NPROGS] = { cfg->empty_fd[h], cfg->direct_fd[h],
-						  x->prog_fd[h], h ? -1 : x->versus_fd };
+						  x->prog_fd[h], h ? -1 : x->versus_fd[0] };
 
 			/* The rule must decide: it passes, the default passes too. */
 			err = rb_test_run(x->prog_fd[h], cfg->opt_shape[k].pkt,

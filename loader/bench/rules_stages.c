@@ -20,6 +20,7 @@
 #include "dynpf.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
+#include "lib/util.h"
 
 const char *const rb_stage_names[RB_NSTAGES + 1] = {
 	"bpf_dynptr_from_xdp",          "map lookups", "cursor (first window)", "parse", "classify",
@@ -184,13 +185,15 @@ int rb_stages_open(struct rb_ctx *x)
 {
 	int err;
 
-	x->versus_fd = -1;
 	for (int k = 0; k < RB_NSTAGES; k++)
 		x->stage_fd[k] = -1;
-	for (int k = 0; k < RB_NPLACES; k++)
+	for (int k = 0; k < RB_NPLACES; k++) {
 		x->place_fd[k] = -1;
-	if (x->cfg->versus) {
-		err = bench_versus_load(x->cfg->versus, x->skel, &x->versus, &x->versus_fd);
+		x->versus_fd[k] = -1;
+	}
+	/* As many placements of the other build as of this one's. */
+	for (int k = 0; x->cfg->versus && k < RB_NPLACES; k++) {
+		err = bench_versus_load(x->cfg->versus, x->skel, &x->versus[k], &x->versus_fd[k]);
 		if (err)
 			return err;
 	}
@@ -210,8 +213,10 @@ int rb_stages_open(struct rb_ctx *x)
 
 void rb_stages_close(struct rb_ctx *x)
 {
-	bpf_object__close(x->versus);
-	x->versus = NULL;
+	for (int k = 0; k < RB_NPLACES; k++) {
+		bpf_object__close(x->versus[k]);
+		x->versus[k] = NULL;
+	}
 	for (int k = 0; k < RB_NSTAGES; k++) {
 		dynpf_bpf__destroy(x->stage[k]);
 		x->stage[k] = NULL;
@@ -245,6 +250,23 @@ static double after(const struct rb_set *s, size_t sh, int k, uint32_t runs)
 	if (k <= RB_NSTAGES)
 		return min_u32(s->stage_ns[sh][k - 1], runs);
 	return min_u32(s->ns[sh][0][P_DYNPF], runs);
+}
+
+/*
+ * --versus's A/B of set s, shape sh: the median over this build's
+ * placements of their fastest runs (*self) and over the other build's
+ * (*other). A placement's luck moved a build against itself by up to 10%.
+ */
+static void versus_at(const struct rb_set *s, size_t sh, uint32_t runs, double *self, double *other)
+{
+	double a[RB_NPLACES], b[RB_NPLACES];
+
+	for (int k = 0; k < RB_NPLACES; k++) {
+		a[k] = min_u32(k ? s->place_ns[sh][k] : s->ns[sh][0][P_DYNPF], runs);
+		b[k] = min_u32(s->versus_ns[sh][k], runs);
+	}
+	*self = dynpf_median(a, RB_NPLACES);
+	*other = dynpf_median(b, RB_NPLACES);
 }
 
 void rb_print_stage_rows(const struct bench_rules *r,
@@ -286,21 +308,28 @@ void rb_print_stages(const struct bench_rules *r)
 		printf("%-32s", cfg->shape[sh].name);
 		rb_print_stage_rows(r, stage_at, &sh);
 		if (cfg->versus) {
-			printf("\n%-32s", "  --versus build");
+			double self[BENCH_RULES_MAX_COUNTS], other[BENCH_RULES_MAX_COUNTS];
+
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %9u", min_u32(r->set[i].versus_ns[sh], cfg->runs));
+				versus_at(&r->set[i], sh, cfg->runs, &self[i], &other[i]);
+			printf("\n%-32s", "  this build, placements");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %9.1f", self[i]);
+			printf("\n%-32s", "  --versus build, placements");
+			for (size_t i = 0; i < cfg->ncounts; i++)
+				printf(" %9.1f", other[i]);
 			printf("\n%-32s", "  this build / --versus");
 			for (size_t i = 0; i < cfg->ncounts; i++)
-				printf(" %8.3fx",
-				       after(&r->set[i], sh, RB_NSTAGES + 1, cfg->runs) /
-					       min_u32(r->set[i].versus_ns[sh], cfg->runs));
+				printf(" %8.3fx", self[i] / other[i]);
 		}
 		printf("\n");
 	}
 	printf("Each stage's figure is the fastest of its own runs minus the previous one's: a\n"
 	       "stage that adds little can show a small negative number (noise).\n");
 	if (cfg->versus)
-		printf("--versus build: %s's dynpf_xdp, on the same maps.\n", cfg->versus);
+		printf("--versus build: %s's dynpf_xdp, on the same maps. Each build loaded %d\n"
+		       "times (placements): the median of their fastest runs, and their ratio.\n",
+		       cfg->versus, RB_NPLACES);
 }
 
 json_object *rb_stages_json(const struct bench_rules *r)
@@ -320,11 +349,15 @@ json_object *rb_stages_json(const struct bench_rules *r)
 					row, k ? rb_stage_names[k - 1] : "empty",
 					dynpf_json_num(after(&r->set[i], sh, k, cfg->runs),
 						       "%.1f"));
-			if (cfg->versus)
-				json_object_object_add(
-					row, "versus",
-					json_object_new_int64(
-						min_u32(r->set[i].versus_ns[sh], cfg->runs)));
+			if (cfg->versus) {
+				double self, other;
+
+				versus_at(&r->set[i], sh, cfg->runs, &self, &other);
+				json_object_object_add(row, "self_placements",
+						       dynpf_json_num(self, "%.1f"));
+				json_object_object_add(row, "versus",
+						       dynpf_json_num(other, "%.1f"));
+			}
 			json_object_array_add(shape, row);
 		}
 		json_object_object_add(o, cfg->shape[sh].name, shape);
