@@ -188,9 +188,12 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
 /* len: the packet's length; 0 on xdp.frags, where it is not in the context. */
+/* ctx: the hook's context (a struct xdp_md or a struct __sk_buff, by hook). */
 static __always_inline struct dynpf_verdict *
-dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u32 vlan_offload)
+dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u32 vlan_offload,
+	  void *ctx)
 {
+	const __u8 *head, *head_end;
 	struct dynpf_verdict *v;
 	struct dynpf_state *st;
 	struct dynpf_cursor c;
@@ -226,7 +229,19 @@ dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u
 	 * from 579k to 809k instructions (its spills differ). */
 	if (hook == DYNPF_HOOK_XDP_FRAGS)
 		len = bpf_dynptr_size(dp);
-	dynpf_cur_init(&c, dp, a, cfg, len);
+	/*
+	 * The first window is copied from the context's linear head
+	 * (dynpf_cur_init(): a slice would cost a kfunc call, about 15 ns);
+	 * its pointers are loaded here, so that none lives across the lookups.
+	 */
+	if (hook == DYNPF_HOOK_XDP || hook == DYNPF_HOOK_XDP_FRAGS) {
+		head = (const __u8 *)(long)((struct xdp_md *)ctx)->data;
+		head_end = (const __u8 *)(long)((struct xdp_md *)ctx)->data_end;
+	} else {
+		head = (const __u8 *)(long)((struct __sk_buff *)ctx)->data;
+		head_end = (const __u8 *)(long)((struct __sk_buff *)ctx)->data_end;
+	}
+	dynpf_cur_init(&c, dp, a, cfg, len, head, head_end);
 	c.vlan_offload = vlan_offload;
 	c.skip = dynpf_skips(needs);
 	/*
@@ -312,7 +327,7 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 	}
 	if (dynpf_stop_after == DYNPF_STOP_DYNPTR)
 		return XDP_PASS;
-	v = dynpf_run(&dp, len, hook, ctx->ingress_ifindex, 0);
+	v = dynpf_run(&dp, len, hook, ctx->ingress_ifindex, 0, ctx);
 	if (!v)
 		return XDP_PASS;
 	return dynpf_act(v, XDP_PASS, XDP_DROP);
@@ -349,7 +364,7 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 	 */
 	if (skb->vlan_present)
 		vlan = (__u32)dynpf_ntohs((__u16)skb->vlan_proto) << 16 | (skb->vlan_tci & 0xffff);
-	v = dynpf_run(&dp, skb->len, hook, skb->ifindex, vlan);
+	v = dynpf_run(&dp, skb->len, hook, skb->ifindex, vlan, skb);
 	if (!v)
 		return DYNPF_TC_NEXT;
 	if (v->flags & DYNPF_VF_MARK)
