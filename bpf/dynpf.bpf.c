@@ -189,9 +189,9 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 /* Parse, classify, count: the verdict (NULL when a map is missing). */
 /* len: the packet's length; 0 on xdp.frags, where it is not in the context. */
 /* ctx: the hook's context (a struct xdp_md or a struct __sk_buff, by hook). */
-static __always_inline struct dynpf_verdict *
-dynpf_run(const struct bpf_dynptr *dp, __u32 len, __u32 hook, __u32 ifindex, __u32 vlan_offload,
-	  void *ctx)
+static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *dp, __u32 len,
+						       __u32 hook, __u32 ifindex,
+						       __u32 vlan_offload, void *ctx)
 {
 	const __u8 *head, *head_end;
 	struct dynpf_verdict *v;

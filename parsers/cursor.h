@@ -253,15 +253,15 @@ typedef __u64 __attribute__((__may_alias__)) dynpf_win_word;
  * the hook's linear head (or a slice of exactly n bytes without one), then
  * into the shared copy at the entry that copies its k = n / 8 whole words.
  */
-#define DYNPF_WIN_FILL(n, k)                                  \
-	case n:                                               \
-		if (head)                                     \
+#define DYNPF_WIN_FILL(n, k)                                    \
+	case n:                                                 \
+		if (head)                                       \
 			w = head + n <= head_end ? head : NULL; \
-		else                                          \
-			w = bpf_dynptr_slice(dp, 0, NULL, n); \
-		if (!w)                                       \
-			break;                                \
-		wn = n;                                       \
+		else                                            \
+			w = bpf_dynptr_slice(dp, 0, NULL, n);   \
+		if (!w)                                         \
+			break;                                  \
+		wn = n;                                         \
 		goto dynpf_win_w##k;
 /* The four even sizes of k whole words (clang-format settles on no layout). */
 /* clang-format off */
