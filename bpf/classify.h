@@ -10,6 +10,14 @@
 
 #include "rules.h"
 
+/*
+ * The bench's ablation (bpf/dynpf.bpf.c defines it): true to stop making the
+ * candidate tuples after step NONE (none made), SELECT, QUICK or FIELD.
+ */
+#ifndef DYNPF_CAND_STOP
+#define DYNPF_CAND_STOP(step) 0
+#endif
+
 #define DYNPF_NS_PER_S 1000000000ull
 #define DYNPF_MAX_NONTERM 6 /* non-terminal rules acting on one packet */
 
@@ -486,10 +494,12 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		m = sel->stk[s].fam[f];
 		if (f)
 			m &= sel->proto[s][v->s[s].proto];
-		if (!m)
+		if (!m || DYNPF_CAND_STOP(SELECT))
 			continue;
 		dynpf_cls_quick_init(cs, p, s);
 		m = dynpf_qf_filter(cs, m, p, s);
+		if (DYNPF_CAND_STOP(QUICK))
+			continue;
 		/* Only konst tuples (flags, TTL, ranges): no key, no filter. */
 		if (!(m & sel->stk[s].keyed)) {
 			cand |= m;
@@ -501,6 +511,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		 * (the packet that matches nothing, most of them). */
 		if (m & sel->stk[s].keyed)
 			dynpf_pkt_key(&cs->keys[s], p, v, s);
+		if (DYNPF_CAND_STOP(FIELD))
+			continue;
 		cand |= m;
 	}
 	return cand;
@@ -564,7 +576,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 	 * selection"), walked in slot order; a plain bounded loop, no
 	 * iterator kfunc call per tuple.
 	 */
-	if (tuples)
+	if (tuples && !DYNPF_CAND_STOP(NONE))
 		cand = dynpf_tuple_cands(cs, p, pub);
 	/* Addresses in cs made again, not kept in the frame from before the
 	 * candidates: the TC programs' calls may use 512 bytes of stack. */

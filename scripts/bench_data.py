@@ -239,8 +239,10 @@ def frames(d, out):
     for x in sets:
         st = x.get('after_stage_ns') or []
         e, w, xf = num(x.get('empty_ns')), num(x.get('dynpf_ns')), num(x.get('xdp_filter_ns'))
+        # The stages: dynptr, lookups, window, parse, then the classifier's
+        # (one stage until 2026-12-07, five since): the last ends it.
         parse = num(st[3]) - num(st[2]) if len(st) >= 5 else None
-        cls = num(st[4]) - num(st[3]) if len(st) >= 5 else None
+        cls = num(st[-1]) - num(st[3]) if len(st) >= 5 else None
         ratio = (w - e) / (xf - e) if None not in (w, e, xf) and xf > e else None
         out(f'{str(x.get("rules")):>8}{fmt(e, 1, 9)}{fmt(parse, 1, 9)}{fmt(cls, 1, 10)}'
             f'{fmt(w, 1, 9)}{fmt(xf, 1, 12)}' + (f'{ratio:>9.2f}x' if ratio else f'{"-":>10}'))

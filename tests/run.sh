@@ -1039,7 +1039,9 @@ bench_rules_tables() {
 		'^load of 10,000 rules, ms +<= +50\.00 +- +not measured' \
 		'^frames in turn: pcap-tests/tcp_options\.pcap, 31 frames, 2 rounds;' \
 		'^  empty program \(the floor\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' \
-		'^  \+ classify +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
+		'^  \+ classify: view, catch-alls +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
+		'^  \+ classify: quick filters +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
+		'^  \+ classify: probes +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
 		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
 		'^  --versus build, placements +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
 		'^  this build / --versus +[0-9.]+x +[0-9.]+x +[0-9.]+x$'; do

@@ -137,11 +137,11 @@ enum {
 };
 
 /*
- * The ablation (rules_stages.c): dynpf_xdp loaded again with
+ * The ablation (rules_stages.c): the ablation build's dynpf_xdp loaded with
  * dynpf_stop_after 1 .. RB_NSTAGES (bpf/dynpf.bpf.c), on the same maps,
  * timed beside the whole program: the time each stage adds.
  */
-#define RB_NSTAGES 5
+#define RB_NSTAGES 9
 extern const char *const rb_stage_names[RB_NSTAGES + 1];
 
 /*
@@ -334,10 +334,10 @@ struct rb_ctx {
 	struct dynpf_bpf *skel;
 	struct dynpf_ctrl c;
 	int prog_fd[RB_NHOOKS];
-	struct dynpf_bpf *stage[RB_NSTAGES]; /* the ablation's programs */
-	int stage_fd[RB_NSTAGES];            /* their dynpf_xdp, or -1 */
-	struct dynpf_bpf *place[RB_NPLACES]; /* [0] unused: the bench's own */
-	int place_fd[RB_NPLACES];            /* dynpf_xdp of placement p >= 1, or -1 */
+	struct bpf_object *stage[RB_NSTAGES]; /* the ablation's programs */
+	int stage_fd[RB_NSTAGES];             /* their dynpf_xdp, or -1 */
+	struct dynpf_bpf *place[RB_NPLACES];  /* [0] unused: the bench's own */
+	int place_fd[RB_NPLACES];             /* dynpf_xdp of placement p >= 1, or -1 */
 	/* --versus's object in RB_NPLACES placements, and their dynpf_xdp (or -1) */
 	struct bpf_object *versus[RB_NPLACES];
 	int versus_fd[RB_NPLACES];

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * dynpf bench, the rule benchmarks: where the time goes. dynpf_xdp is loaded
- * RB_NSTAGES more times, each with the read-only global dynpf_stop_after set
- * to stop after one stage of a packet's work (bpf/dynpf.bpf.c), on the maps
- * of the programs under test (the same rule set, the same counters), and
- * timed in the same interleaved rounds as the whole program: the difference
- * between two stages is what the second adds. With --versus, another
+ * dynpf bench, the rule benchmarks: where the time goes. The ablation's
+ * dynpf_xdp (bpf/dynpf.bpf.c built with DYNPF_ABLATION) is loaded RB_NSTAGES
+ * times, each with its read-only global dynpf_stop_after set to stop after
+ * one stage of a packet's work, on the maps of the programs under test (the
+ * same rule set, the same counters), and timed in the same interleaved
+ * rounds as the whole program: the difference between two stages is what
+ * the second adds. With --versus, another
  * build's dynpf_xdp joins them, on the same maps: an A/B in one run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +20,17 @@
 #include "bench/rules.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
+#include "dynpf_abl.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 #include "lib/util.h"
 
 const char *const rb_stage_names[RB_NSTAGES + 1] = {
-	"bpf_dynptr_from_xdp",          "map lookups", "cursor (first window)", "parse", "classify",
-	"counters (the whole program)",
+	"bpf_dynptr_from_xdp",        "map lookups",
+	"cursor (first window)",      "parse",
+	"classify: view, catch-alls", "classify: tuple selection",
+	"classify: quick filters",    "classify: field filters, key",
+	"classify: probes",           "counters (the whole program)",
 };
 
 /* Every map of obj but its internal ones (.rodata, .bss) is x->skel's. */
@@ -112,9 +118,38 @@ static int copy_rodata(struct bpf_object *obj, struct dynpf_bpf *from)
 	return 0;
 }
 
-int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_object **obj, int *fd)
+/*
+ * Load obj's dynpf_xdp alone, its read-only globals as skel's, on skel's maps:
+ * its fd in *fd. what names obj in errors.
+ */
+static int load_on_maps(struct bpf_object *obj, struct dynpf_bpf *skel, const char *what, int *fd)
 {
 	struct bpf_program *p, *xdp = NULL;
+	int err;
+
+	bpf_object__for_each_program(p, obj) {
+		bool it = !strcmp(bpf_program__name(p), "dynpf_xdp");
+
+		bpf_program__set_autoload(p, it);
+		if (it)
+			xdp = p;
+	}
+	err = xdp ? 0 : -ENOENT;
+	err = err ?: copy_rodata(obj, skel);
+	err = err ?: reuse_maps(obj, skel);
+	err = err ?: bpf_object__load(obj);
+	if (err) {
+		p_err("bench: %s: no dynpf_xdp loadable on this build's maps: %s", what,
+		      strerror(-err));
+		return err;
+	}
+	*fd = bpf_program__fd(xdp);
+	return 0;
+}
+
+int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_object **obj, int *fd)
+{
+	char what[PATH_MAX + 16];
 	int err;
 
 	*obj = bpf_object__open_file(path, NULL);
@@ -124,31 +159,55 @@ int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_objec
 		p_err("bench: --versus %s: cannot open it: %s", path, strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(p, *obj) {
-		bool it = !strcmp(bpf_program__name(p), "dynpf_xdp");
-
-		bpf_program__set_autoload(p, it);
-		if (it)
-			xdp = p;
-	}
-	err = xdp ? 0 : -ENOENT;
-	err = err ?: copy_rodata(*obj, skel);
-	err = err ?: reuse_maps(*obj, skel);
-	err = err ?: bpf_object__load(*obj);
-	if (err) {
-		p_err("bench: --versus %s: no dynpf_xdp loadable on this build's maps: %s", path,
-		      strerror(-err));
-		return err;
-	}
-	*fd = bpf_program__fd(xdp);
-	return 0;
+	snprintf(what, sizeof(what), "--versus %s", path);
+	return load_on_maps(*obj, skel, what, fd);
 }
 
 /*
- * dynpf_xdp of dynpf's object loaded again on x->skel's maps, stopped after
- * stage stop (0: the whole program): *out and its program's fd in *fd.
+ * The ablation's dynpf_xdp (.output/dynpf_abl.bpf.o, built into this binary:
+ * bpf/dynpf.bpf.c with DYNPF_ABLATION) on x->skel's maps, stopped after
+ * stage stop (1..RB_NSTAGES): *out and its program's fd in *fd.
  */
-static int open_copy(struct rb_ctx *x, int stop, struct dynpf_bpf **out, int *fd)
+static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "dynpf_abl");
+	struct bpf_map *ro;
+	const void *elf;
+	__u32 size = 0;
+	size_t sz;
+	long off;
+	char *v;
+	int err;
+
+	elf = dynpf_abl_bpf__elf_bytes(&sz);
+	*out = bpf_object__open_mem(elf, sz, &opts);
+	err = libbpf_get_error(*out);
+	if (err) {
+		*out = NULL;
+		p_err("bench: cannot open the ablation's BPF object: %s", strerror(-err));
+		return err;
+	}
+	/* Its stage, after its read-only globals are made skel's (as
+	 * --versus's): dynpf_stop_after is the ablation's own. */
+	err = copy_rodata(*out, x->skel);
+	ro = rodata_map(*out);
+	off = rodata_var(bpf_object__btf(*out), "dynpf_stop_after", &size);
+	v = ro ? bpf_map__initial_value(ro, &sz) : NULL;
+	if (!err && (!v || off < 0 || size != 1 || (size_t)off >= sz))
+		err = -ENOENT;
+	if (err) {
+		p_err("bench: the ablation's object has no dynpf_stop_after: %s", strerror(-err));
+		return err;
+	}
+	v[off] = (char)stop;
+	return load_on_maps(*out, x->skel, "dynpf_xdp stopped after a stage", fd);
+}
+
+/*
+ * dynpf_xdp of dynpf's object loaded again on x->skel's maps: *out and its
+ * program's fd in *fd.
+ */
+static int open_copy(struct rb_ctx *x, struct dynpf_bpf **out, int *fd)
 {
 	struct dynpf_bpf *s = dynpf_bpf__open();
 	struct bpf_program *p;
@@ -163,8 +222,6 @@ static int open_copy(struct rb_ctx *x, int stop, struct dynpf_bpf **out, int *fd
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
 	err = copy_rodata(s->obj, x->skel);
-	if (!err)
-		s->rodata->dynpf_stop_after = stop;
 	err = err ?: dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
 	err = err ?: reuse_maps(s->obj, x->skel);
 	if (err) {
@@ -173,8 +230,7 @@ static int open_copy(struct rb_ctx *x, int stop, struct dynpf_bpf **out, int *fd
 	}
 	err = dynpf_bpf__load(s);
 	if (err) {
-		bench_say_unloaded("bench", stop ? "dynpf_xdp stopped after a stage" : "dynpf_xdp",
-				   err);
+		bench_say_unloaded("bench", "dynpf_xdp", err);
 		return err;
 	}
 	*fd = bpf_program__fd(s->progs.dynpf_xdp);
@@ -198,12 +254,12 @@ int rb_stages_open(struct rb_ctx *x)
 			return err;
 	}
 	for (int k = 0; k < RB_NSTAGES; k++) {
-		err = open_copy(x, k + 1, &x->stage[k], &x->stage_fd[k]);
+		err = open_stage(x, k + 1, &x->stage[k], &x->stage_fd[k]);
 		if (err)
 			return err;
 	}
 	for (int k = 1; k < RB_NPLACES; k++) {
-		err = open_copy(x, 0, &x->place[k], &x->place_fd[k]);
+		err = open_copy(x, &x->place[k], &x->place_fd[k]);
 		if (err)
 			return err;
 	}
@@ -218,7 +274,7 @@ void rb_stages_close(struct rb_ctx *x)
 		x->versus[k] = NULL;
 	}
 	for (int k = 0; k < RB_NSTAGES; k++) {
-		dynpf_bpf__destroy(x->stage[k]);
+		bpf_object__close(x->stage[k]);
 		x->stage[k] = NULL;
 	}
 	for (int k = 0; k < RB_NPLACES; k++) {
