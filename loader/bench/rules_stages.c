@@ -6,8 +6,8 @@
  * one stage of a packet's work, on the maps of the programs under test (the
  * same rule set, the same counters), and timed in the same interleaved
  * rounds as the whole program: the difference between two stages is what
- * the second adds. With --versus, another
- * build's dynpf_xdp joins them, on the same maps: an A/B in one run.
+ * the second adds. With --versus, another build's dynpf_xdp joins them, on
+ * the same maps: an A/B in one run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -171,33 +171,36 @@ int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_objec
 static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "dynpf_abl");
+	size_t elf_sz, ro_sz = 0;
 	struct bpf_map *ro;
 	const void *elf;
 	__u32 size = 0;
-	size_t sz;
+	char *v = NULL;
 	long off;
-	char *v;
 	int err;
 
-	elf = dynpf_abl_bpf__elf_bytes(&sz);
-	*out = bpf_object__open_mem(elf, sz, &opts);
+	elf = dynpf_abl_bpf__elf_bytes(&elf_sz);
+	*out = bpf_object__open_mem(elf, elf_sz, &opts);
 	err = libbpf_get_error(*out);
 	if (err) {
 		*out = NULL;
 		p_err("bench: cannot open the ablation's BPF object: %s", strerror(-err));
 		return err;
 	}
-	/* Its stage, after its read-only globals are made skel's (as
-	 * --versus's): dynpf_stop_after is the ablation's own. */
+	/* Its read-only globals made skel's (as --versus's), then its stage:
+	 * dynpf_stop_after is the ablation's own. */
 	err = copy_rodata(*out, x->skel);
+	if (err) {
+		p_err("bench: the ablation's read-only globals: %s", strerror(-err));
+		return err;
+	}
 	ro = rodata_map(*out);
 	off = rodata_var(bpf_object__btf(*out), "dynpf_stop_after", &size);
-	v = ro ? bpf_map__initial_value(ro, &sz) : NULL;
-	if (!err && (!v || off < 0 || size != 1 || (size_t)off >= sz))
-		err = -ENOENT;
-	if (err) {
-		p_err("bench: the ablation's object has no dynpf_stop_after: %s", strerror(-err));
-		return err;
+	if (ro)
+		v = bpf_map__initial_value(ro, &ro_sz);
+	if (!v || off < 0 || size != 1 || (size_t)off >= ro_sz) {
+		p_err("bench: the ablation's object has no dynpf_stop_after");
+		return -ENOENT;
 	}
 	v[off] = (char)stop;
 	return load_on_maps(*out, x->skel, "dynpf_xdp stopped after a stage", fd);
