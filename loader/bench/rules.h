@@ -336,7 +336,7 @@ struct rb_ctx {
 	int prog_fd[RB_NHOOKS];
 	struct bpf_object *stage[RB_NSTAGES]; /* the ablation's programs */
 	int stage_fd[RB_NSTAGES];             /* their dynpf_xdp, or -1 */
-	struct dynpf_bpf *place[RB_NPLACES];  /* [0] unused: the bench's own */
+	struct bpf_object *place[RB_NPLACES]; /* [0] unused: the bench's own */
 	int place_fd[RB_NPLACES];             /* dynpf_xdp of placement p >= 1, or -1 */
 	/* --versus's object in RB_NPLACES placements, and their dynpf_xdp (or -1) */
 	struct bpf_object *versus[RB_NPLACES];

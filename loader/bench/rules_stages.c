@@ -164,29 +164,41 @@ int bench_versus_load(const char *path, struct dynpf_bpf *skel, struct bpf_objec
 }
 
 /*
+ * An object embedded in this binary (elf, sz bytes), named name, opened: its
+ * dynpf_xdp is then loaded on x->skel's maps by load_on_maps().
+ */
+static int open_embedded(const void *elf, size_t sz, const char *name, struct bpf_object **out)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = name);
+	int err;
+
+	*out = bpf_object__open_mem(elf, sz, &opts);
+	err = libbpf_get_error(*out);
+	if (err) {
+		*out = NULL;
+		p_err("bench: cannot open the BPF object %s: %s", name, strerror(-err));
+	}
+	return err;
+}
+
+/*
  * The ablation's dynpf_xdp (.output/dynpf_abl.bpf.o, built into this binary:
  * bpf/dynpf.bpf.c with DYNPF_ABLATION) on x->skel's maps, stopped after
  * stage stop (1..RB_NSTAGES): *out and its program's fd in *fd.
  */
 static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "dynpf_abl");
 	size_t elf_sz, ro_sz = 0;
+	const void *elf = dynpf_abl_bpf__elf_bytes(&elf_sz);
 	struct bpf_map *ro;
-	const void *elf;
 	__u32 size = 0;
 	char *v = NULL;
 	long off;
 	int err;
 
-	elf = dynpf_abl_bpf__elf_bytes(&elf_sz);
-	*out = bpf_object__open_mem(elf, elf_sz, &opts);
-	err = libbpf_get_error(*out);
-	if (err) {
-		*out = NULL;
-		p_err("bench: cannot open the ablation's BPF object: %s", strerror(-err));
+	err = open_embedded(elf, elf_sz, "dynpf_abl", out);
+	if (err)
 		return err;
-	}
 	/* Its read-only globals made skel's (as --versus's), then its stage:
 	 * dynpf_stop_after is the ablation's own. */
 	err = copy_rodata(*out, x->skel);
@@ -207,37 +219,16 @@ static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *
 }
 
 /*
- * dynpf_xdp of dynpf's object loaded again on x->skel's maps: *out and its
- * program's fd in *fd.
+ * dynpf_xdp of this build's object (the skeleton's bytes) loaded again on
+ * x->skel's maps, another placement: *out and its program's fd in *fd.
  */
-static int open_copy(struct rb_ctx *x, struct dynpf_bpf **out, int *fd)
+static int open_copy(struct rb_ctx *x, struct bpf_object **out, int *fd)
 {
-	struct dynpf_bpf *s = dynpf_bpf__open();
-	struct bpf_program *p;
-	int err;
+	size_t sz;
+	const void *elf = dynpf_bpf__elf_bytes(&sz);
+	int err = open_embedded(elf, sz, "dynpf", out);
 
-	if (!s) {
-		err = -errno;
-		p_err("bench: cannot open dynpf's BPF object: %s", strerror(-err));
-		return err;
-	}
-	*out = s;
-	bpf_object__for_each_program(p, s->obj)
-		bpf_program__set_autoload(p, p == s->progs.dynpf_xdp);
-	err = copy_rodata(s->obj, x->skel);
-	err = err ?: dynpf_size_rule_maps(s, DYNPF_MAX_RULES);
-	err = err ?: reuse_maps(s->obj, x->skel);
-	if (err) {
-		p_err("bench: cannot share the maps with a copy of dynpf_xdp: %s", strerror(-err));
-		return err;
-	}
-	err = dynpf_bpf__load(s);
-	if (err) {
-		bench_say_unloaded("bench", "dynpf_xdp", err);
-		return err;
-	}
-	*fd = bpf_program__fd(s->progs.dynpf_xdp);
-	return 0;
+	return err ?: load_on_maps(*out, x->skel, "a copy of dynpf_xdp", fd);
 }
 
 int rb_stages_open(struct rb_ctx *x)
@@ -281,7 +272,7 @@ void rb_stages_close(struct rb_ctx *x)
 		x->stage[k] = NULL;
 	}
 	for (int k = 0; k < RB_NPLACES; k++) {
-		dynpf_bpf__destroy(x->place[k]);
+		bpf_object__close(x->place[k]);
 		x->place[k] = NULL;
 	}
 }
