@@ -1068,7 +1068,7 @@ t "bench --rules-only --rule-counts 1,100 prints the rule tables and its targets
 t_err "bench --frames of a capture cut short is refused, saying where" 2 \
 	"record 1 is cut short" sh -c 'head -c 100 pcap-tests/tcp_options.pcap \
 		>"$1/cut.pcap" && exec "$2" bench --rules-only --frames "$1/cut.pcap"' _ "$OUT" "$DYNPF"
-t_err "bench --frame-rounds without --frames is refused" 2 "--frame-rounds goes with --frames" \
+t_err "bench --frame-rounds without --frames is refused" 2 "--frame-rounds and --frame-repeat go with --frames" \
 	"$DYNPF" bench --rules-only --frame-rounds 3
 t_err "bench --frames of a file that is not there is refused before the shapes run" 2 \
 	"--frames /nonexistent.pcap: No such file" "$DYNPF" bench --frames /nonexistent.pcap

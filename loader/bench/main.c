@@ -89,6 +89,9 @@ static void bench_usage(FILE *f)
 		"                     with the caches colder than in repeated runs\n"
 		"  --frame-rounds N   --frames: times through the capture at each rule count\n"
 		"                     (default %u)\n"
+		"  --frame-repeat N   --frames: repetitions of a frame per test run (default\n"
+		"                     1); with more, each frame's cost with the caches warm\n"
+		"                     for it, as in the tables above\n"
 		"  --live             on the wire instead, alone (see below): takes only the\n"
 		"                     three options that follow, --versus and -j\n"
 		"  --capture FILE     --live: the frames to send, in turn (default\n"
@@ -236,6 +239,7 @@ enum {
 	OPT_VERSUS,
 	OPT_FRAMES,
 	OPT_FRAME_ROUNDS,
+	OPT_FRAME_REPEAT,
 	OPT_LIVE,
 	OPT_CAPTURE,
 	OPT_DURATION,
@@ -403,6 +407,7 @@ int cmd_bench(int argc, char **argv)
 		{ "versus", required_argument, NULL, OPT_VERSUS },
 		{ "frames", required_argument, NULL, OPT_FRAMES },
 		{ "frame-rounds", required_argument, NULL, OPT_FRAME_ROUNDS },
+		{ "frame-repeat", required_argument, NULL, OPT_FRAME_REPEAT },
 		{ "live", no_argument, NULL, OPT_LIVE },
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -500,6 +505,13 @@ int cmd_bench(int argc, char **argv)
 			rounds_given = true;
 			other_opts = true;
 			break;
+		case OPT_FRAME_REPEAT:
+			if (parse_uint("--frame-repeat", optarg, BENCH_FRAME_REPEAT_MAX,
+				       &rc.frame_repeat))
+				return DYNPF_EXIT_USAGE;
+			rounds_given = true;
+			other_opts = true;
+			break;
 		case 'h':
 			bench_usage(stdout);
 			return DYNPF_EXIT_OK;
@@ -557,11 +569,13 @@ int cmd_bench(int argc, char **argv)
 		return DYNPF_EXIT_USAGE;
 	}
 	if (rounds_given && !rc.frames) {
-		p_err("bench: --frame-rounds goes with --frames");
+		p_err("bench: --frame-rounds and --frame-repeat go with --frames");
 		return DYNPF_EXIT_USAGE;
 	}
 	if (!rc.frame_rounds)
 		rc.frame_rounds = BENCH_FRAME_ROUNDS_DEFAULT;
+	if (!rc.frame_repeat)
+		rc.frame_repeat = 1;
 	/* Said now, not after the shapes' minute: the rule benchmarks read it last. */
 	if (rc.frames && access(rc.frames, R_OK)) {
 		p_err("bench: --frames %s: %s", rc.frames, strerror(errno));

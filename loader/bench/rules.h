@@ -38,6 +38,7 @@
 #define BENCH_RULES_MAX_COUNT 131070     /* ids 1 .. N-1, the catch-all is 131071 */
 #define BENCH_FRAME_ROUNDS_DEFAULT 1000u /* --frame-rounds */
 #define BENCH_FRAME_ROUNDS_MAX 1000000u
+#define BENCH_FRAME_REPEAT_MAX 1000000u /* --frame-repeat */
 
 /* What main.c hands over: the method's settings and the packets. */
 struct bench_rules_cfg {
@@ -68,6 +69,7 @@ struct bench_rules_cfg {
 	const char *versus;    /* --versus: another build's dynpf.bpf.o, or NULL */
 	const char *frames;    /* --frames: a capture's frames in turn, or NULL */
 	uint32_t frame_rounds; /* --frame-rounds: times through them at each count */
+	uint32_t frame_repeat; /* --frame-repeat: repetitions per test run (1: one run a frame) */
 };
 
 struct bench_rules;
@@ -199,6 +201,7 @@ struct rb_set {
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
 	double fr_ns[RB_FR_N]; /* --frames: mean ns per frame, -1: not timed */
+	double *fr_frame_ns; /* --frames: each frame's mean ns, [frame * RB_FR_N + k] */
 	/* rb_time_steady(): the gauge (rb_gauge()) in each attempt at timing
 	 * the set, how many attempts, and the one kept (the lowest gauge),
 	 * whose figures the set holds */
@@ -322,6 +325,9 @@ struct bench_rules {
 	double nft_ms[BENCH_RULES_MAX_COUNTS];
 	uint32_t nplaces;               /* placements of dynpf_xdp timed: RB_NPLACES */
 	uint32_t fr_frames, fr_skipped; /* --frames: the frames timed, and left out */
+	struct rb_frame_info {
+		uint32_t num, len; /* the frame's number in the capture (from 1), its bytes */
+	} *fr_info;     /* --frames: each frame timed */
 	double gauge_min; /* the lowest gauge of the counts timed so far (rb_time_steady()) */
 };
 

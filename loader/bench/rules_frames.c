@@ -62,6 +62,9 @@ int rb_frames_open(struct rb_ctx *x)
 	/* A capture cut short is refused: its figures would not be the file's. */
 	if (dynpf_capture_report_end(cap))
 		return -EINVAL;
+	res->fr_info = calloc(cap->n ?: 1, sizeof(*res->fr_info));
+	if (!res->fr_info)
+		return -ENOMEM;
 	/* Frames an XDP test run takes: an Ethernet header at least, a page at most. */
 	for (size_t i = 0; i < cap->n; i++) {
 		struct dynpf_frame f = cap->frames[i];
@@ -71,6 +74,7 @@ int rb_frames_open(struct rb_ctx *x)
 			free(f.data);
 			continue;
 		}
+		res->fr_info[k] = (struct rb_frame_info){ .num = i + 1, .len = f.len };
 		cap->frames[k++] = f;
 	}
 	cap->n = k;
@@ -93,11 +97,16 @@ int rb_time_frames(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct dynpf_capture *cap = &x->cap;
 	uint32_t rounds = x->cfg->frame_rounds;
-	double sum[RB_FR_N] = { 0 };
+	double sum[RB_FR_N] = { 0 }, *per;
 	int fd[RB_FR_N], rows[RB_FR_N], n = 0;
 
 	if (!x->cfg->frames)
 		return 0;
+	per = calloc(cap->n * RB_FR_N, sizeof(*per));
+	if (!per)
+		return -ENOMEM;
+	free(s->fr_frame_ns);
+	s->fr_frame_ns = per;
 	for (int k = 0; k < RB_FR_N; k++) {
 		fd[k] = row_fd(x, k);
 		if (fd[k] >= 0)
@@ -109,12 +118,19 @@ int rb_time_frames(struct rb_ctx *x, struct rb_set *s)
 				int k = rows[(i + r + f) % n];
 				uint32_t ret, ns;
 				int err = rb_test_run(fd[k], cap->frames[f].data,
-						      cap->frames[f].len, 1, &ret, &ns);
+						      cap->frames[f].len, x->cfg->frame_repeat,
+						      &ret, &ns);
 
 				if (err)
 					return err;
-				sum[k] += ns;
+				per[f * RB_FR_N + k] += ns;
 			}
+		}
+	}
+	for (size_t f = 0; f < cap->n; f++) {
+		for (int k = 0; k < RB_FR_N; k++) {
+			sum[k] += per[f * RB_FR_N + k];
+			per[f * RB_FR_N + k] = fd[k] >= 0 ? per[f * RB_FR_N + k] / rounds : -1;
 		}
 	}
 	for (int k = 0; k < RB_FR_N; k++)
@@ -141,9 +157,10 @@ void rb_print_frames(const struct bench_rules *r)
 	if (r->fr_skipped)
 		printf(" (%u skipped: shorter than 14 bytes or longer than %u)", r->fr_skipped,
 		       RB_FR_MAX_LEN);
-	printf(", %u rounds;\none test run each, every program on a frame before the next "
-	       "frame: mean ns per frame\n",
-	       cfg->frame_rounds);
+	printf(", %u rounds;\none test run each", cfg->frame_rounds);
+	if (cfg->frame_repeat > 1)
+		printf(" of %u repetitions (warm for the frame)", cfg->frame_repeat);
+	printf(", every program on a frame before the next frame: mean ns per frame\n");
 	printf("%-32s", "");
 	rb_print_stage_rows(r, frames_at, NULL);
 	printf("\n");
@@ -171,6 +188,19 @@ void rb_print_frames(const struct bench_rules *r)
 		}
 		printf("\n");
 	}
+	printf("each frame: dynpf_xdp, ns\n%-8s %6s", "  frame", "bytes");
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %9u", r->set[i].rules);
+	printf("\n");
+	for (uint32_t f = 0; f < r->fr_frames; f++) {
+		printf("  %6u %6u", r->fr_info[f].num, r->fr_info[f].len);
+		for (size_t i = 0; i < cfg->ncounts; i++) {
+			const double *ns = r->set[i].fr_frame_ns;
+
+			printf(" %9.1f", ns ? ns[(size_t)f * RB_FR_N + RB_FR_WHOLE] : -1);
+		}
+		printf("\n");
+	}
 	printf("Each run's duration (the program's run, not the syscall around it), the\n"
 	       "mean over frames and rounds. The caches and branch predictors hold less of\n"
 	       "each program than in the tables above, where one packet repeats: closer to\n"
@@ -178,6 +208,24 @@ void rb_print_frames(const struct bench_rules *r)
 	       "where a frame pays, not a judge of a change (docs/bench.md).\n"
 	       "Stages: the time each adds to the one before (dynpf_xdp stopped after it).\n"
 	       "x xdp-filter's cost: dynpf's over the floor, divided by xdp-filter's.\n");
+}
+
+/* The figures of one row of programs (fr_ns, or a frame's) into o. */
+static void frame_figures(json_object *o, const double *ns)
+{
+	json_object *st = json_object_new_array();
+
+	json_object_object_add(o, "empty_ns", json_object_new_double(ns[RB_FR_EMPTY]));
+	for (int k = 0; k < RB_NSTAGES; k++) {
+		if (ns[RB_FR_STAGE + k] >= 0)
+			json_object_array_add(st, json_object_new_double(ns[RB_FR_STAGE + k]));
+	}
+	json_object_object_add(o, "after_stage_ns", st);
+	json_object_object_add(o, "dynpf_ns", json_object_new_double(ns[RB_FR_WHOLE]));
+	if (ns[RB_FR_XF] >= 0)
+		json_object_object_add(o, "xdp_filter_ns", json_object_new_double(ns[RB_FR_XF]));
+	if (ns[RB_FR_VERSUS] >= 0)
+		json_object_object_add(o, "versus_ns", json_object_new_double(ns[RB_FR_VERSUS]));
 }
 
 json_object *rb_frames_json(const struct bench_rules *r)
@@ -193,27 +241,21 @@ json_object *rb_frames_json(const struct bench_rules *r)
 	json_object_object_add(o, "frames", json_object_new_int64(r->fr_frames));
 	json_object_object_add(o, "skipped", json_object_new_int64(r->fr_skipped));
 	json_object_object_add(o, "rounds", json_object_new_int64(cfg->frame_rounds));
+	json_object_object_add(o, "repeat", json_object_new_int64(cfg->frame_repeat));
 	for (size_t i = 0; i < cfg->ncounts; i++) {
 		const struct rb_set *s = &r->set[i];
-		json_object *e = json_object_new_object(), *st = json_object_new_array();
+		json_object *e = json_object_new_object(), *fr = json_object_new_array();
 
 		json_object_object_add(e, "rules", json_object_new_int64(s->rules));
-		json_object_object_add(e, "empty_ns",
-				       json_object_new_double(s->fr_ns[RB_FR_EMPTY]));
-		for (int k = 0; k < RB_NSTAGES; k++) {
-			if (s->fr_ns[RB_FR_STAGE + k] >= 0)
-				json_object_array_add(
-					st, json_object_new_double(s->fr_ns[RB_FR_STAGE + k]));
+		frame_figures(e, s->fr_ns);
+		for (uint32_t f = 0; s->fr_frame_ns && f < r->fr_frames; f++) {
+			json_object *g = json_object_new_object();
+
+			json_object_object_add(g, "frame", json_object_new_int64(r->fr_info[f].num));
+			frame_figures(g, s->fr_frame_ns + (size_t)f * RB_FR_N);
+			json_object_array_add(fr, g);
 		}
-		json_object_object_add(e, "after_stage_ns", st);
-		json_object_object_add(e, "dynpf_ns",
-				       json_object_new_double(s->fr_ns[RB_FR_WHOLE]));
-		if (s->fr_ns[RB_FR_XF] >= 0)
-			json_object_object_add(e, "xdp_filter_ns",
-					       json_object_new_double(s->fr_ns[RB_FR_XF]));
-		if (s->fr_ns[RB_FR_VERSUS] >= 0)
-			json_object_object_add(e, "versus_ns",
-					       json_object_new_double(s->fr_ns[RB_FR_VERSUS]));
+		json_object_object_add(e, "per_frame", fr);
 		json_object_array_add(sets, e);
 	}
 	json_object_object_add(o, "sets", sets);

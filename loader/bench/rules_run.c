@@ -88,7 +88,10 @@ void bench_rules_free(struct bench_rules *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; r->set && i < r->cfg.ncounts; i++)
+		free(r->set[i].fr_frame_ns);
 	free(r->set);
+	free(r->fr_info);
 	free(r);
 }
 
