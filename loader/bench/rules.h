@@ -201,7 +201,7 @@ struct rb_set {
 	uint32_t place_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double place_med[RB_NSHAPES][RB_NPLACES];
 	double fr_ns[RB_FR_N]; /* --frames: mean ns per frame, -1: not timed */
-	double *fr_frame_ns; /* --frames: each frame's mean ns, [frame * RB_FR_N + k] */
+	double *fr_frame_ns;   /* --frames: each frame's mean ns, [frame * RB_FR_N + k] */
 	/* rb_time_steady(): the gauge (rb_gauge()) in each attempt at timing
 	 * the set, how many attempts, and the one kept (the lowest gauge),
 	 * whose figures the set holds */
@@ -327,7 +327,7 @@ struct bench_rules {
 	uint32_t fr_frames, fr_skipped; /* --frames: the frames timed, and left out */
 	struct rb_frame_info {
 		uint32_t num, len; /* the frame's number in the capture (from 1), its bytes */
-	} *fr_info;     /* --frames: each frame timed */
+	} *fr_info;                /* --frames: each frame timed */
 	double gauge_min; /* the lowest gauge of the counts timed so far (rb_time_steady()) */
 };
 

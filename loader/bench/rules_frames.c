@@ -117,9 +117,9 @@ int rb_time_frames(struct rb_ctx *x, struct rb_set *s)
 			for (int i = 0; i < n; i++) {
 				int k = rows[(i + r + f) % n];
 				uint32_t ret, ns;
-				int err = rb_test_run(fd[k], cap->frames[f].data,
-						      cap->frames[f].len, x->cfg->frame_repeat,
-						      &ret, &ns);
+				int err =
+					rb_test_run(fd[k], cap->frames[f].data, cap->frames[f].len,
+						    x->cfg->frame_repeat, &ret, &ns);
 
 				if (err)
 					return err;
@@ -251,7 +251,8 @@ json_object *rb_frames_json(const struct bench_rules *r)
 		for (uint32_t f = 0; s->fr_frame_ns && f < r->fr_frames; f++) {
 			json_object *g = json_object_new_object();
 
-			json_object_object_add(g, "frame", json_object_new_int64(r->fr_info[f].num));
+			json_object_object_add(g, "frame",
+					       json_object_new_int64(r->fr_info[f].num));
 			frame_figures(g, s->fr_frame_ns + (size_t)f * RB_FR_N);
 			json_object_array_add(fr, g);
 		}
