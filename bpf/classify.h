@@ -489,7 +489,16 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 	 * unread. */
 	if (!(pub & DYNPF_NEED_INNER))
 		nst = 1;
-	for (s = 0; s < nst; s++) {
+	/* Unrolled: each stack's fields at constant offsets, fewer of the
+	 * loop's addresses kept in the frame (clang spilled them). With
+	 * 10,000 rules syn 0.89-0.99x the time, ipv6-udp 0.96x, the live
+	 * capture's frames (--frames, warm) 0.95-0.97x (bench --versus, both
+	 * ways round); 0 and 1 rule the same. The verifier: dynpf_xdp 635k ->
+	 * 654k instructions, the TC programs 528k -> 659k. */
+#pragma unroll
+	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
+		if (s >= nst)
+			break;
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
 		m = sel->stk[s].fam[f];
 		if (f)
