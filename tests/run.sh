@@ -1044,7 +1044,10 @@ bench_rules_tables() {
 		'^  \+ classify: probes +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
 		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
 		'^  --versus build, placements +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
-		'^  this build / --versus +[0-9.]+x +[0-9.]+x +[0-9.]+x$'; do
+		'^  this build / --versus +[0-9.]+x +[0-9.]+x +[0-9.]+x$' \
+		'^each frame: dynpf_xdp, ns$' \
+		'^ +1 +94 +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^ +31 +74 +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$'; do
 		grep -qE -- "$want" "$out" || { echo "no line matches '$want':"; cat "$out"; return 1; }
 	done
 	! grep -q '^shape ' "$out" || { echo "--rules-only printed the shapes"; return 1; }
@@ -1070,6 +1073,10 @@ t_err "bench --frames of a capture cut short is refused, saying where" 2 \
 		>"$1/cut.pcap" && exec "$2" bench --rules-only --frames "$1/cut.pcap"' _ "$OUT" "$DYNPF"
 t_err "bench --frame-rounds without --frames is refused" 2 "--frame-rounds and --frame-repeat go with --frames" \
 	"$DYNPF" bench --rules-only --frame-rounds 3
+t_err "bench --frame-repeat without --frames is refused" 2 "--frame-rounds and --frame-repeat go with --frames" \
+	"$DYNPF" bench --rules-only --frame-repeat 3
+t_err "bench --frame-repeat 0 is refused" 2 "--frame-repeat 0: expected an integer from 1" \
+	"$DYNPF" bench --rules-only --frames pcap-tests/tcp_options.pcap --frame-repeat 0
 t_err "bench --frames of a file that is not there is refused before the shapes run" 2 \
 	"--frames /nonexistent.pcap: No such file" "$DYNPF" bench --frames /nonexistent.pcap
 # --print-rules: the generated set as a rule file that rules check takes
