@@ -484,9 +484,10 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 	if (!sel)
 		return 0;
 	/* No rule alive at the packet's generation reads the inner stack
-	 * (pub's needs, dynpf_rule_needs()): its tuples hold none the packet
-	 * can match, and its part of the selection, a cache line, is left
-	 * unread. */
+	 * (pub's needs, dynpf_rule_needs()), or no tuple of it is in the
+	 * selection (dynpf_run() turns the need off then): its tuples hold
+	 * none the packet can match, and its part of the selection, a cache
+	 * line, is left unread. */
 	if (!(pub & DYNPF_NEED_INNER))
 		nst = 1;
 	/* Unrolled: each stack's fields at constant offsets, fewer of the

@@ -512,6 +512,19 @@ static __noinline void dynpf_qf_rule_bits(__u32 t, const struct dynpf_rule *r, _
 }
 
 /*
+ * Whether any tuple of the inner stack is in the selection, into the
+ * state's line that packets read pub from (dynpf_state.inner_sel): after
+ * each change of stk[1].fam[], so it clears and sets with them.
+ */
+static __always_inline void dynpf_inner_sel_mirror(const struct dynpf_tuple_sel *sel)
+{
+	struct dynpf_state *st = dynpf_state_get();
+
+	if (st)
+		st->inner_sel = !!(sel->stk[1].fam[0] | sel->stk[1].fam[1] | sel->stk[1].fam[2]);
+}
+
+/*
  * Count an entry of rule r in or out (delta 1 or -1) of tuple t's selection
  * counts, and update the tuple's bits in dynpf_tuple_sel where a count
  * crossed zero: at link and at unlink, so the bits cover every entry a
@@ -574,6 +587,8 @@ static __noinline void dynpf_sel_count(__u32 t, const struct dynpf_rule *r, __u3
 		dynpf_sel_bit(&sel->stk[s].fam[0], t, c->fam[0]);
 		dynpf_sel_bit(&sel->stk[s].fam[1], t, c->fam[0] + c->fam[1]);
 		dynpf_sel_bit(&sel->stk[s].fam[2], t, c->fam[0] + c->fam[2]);
+		if (s == 1)
+			dynpf_inner_sel_mirror(sel);
 	}
 	if (pz == !c->proto[p & 511])
 		return;

@@ -148,29 +148,17 @@ static __always_inline void dynpf_trace_out(struct dynpf_stats *s, const struct 
 }
 
 /*
- * Is a rule on the inner stack (`inner`) alive at the packet's generation,
- * or may one be? Such a rule is in a tuple of stack 1 (its key's stack;
- * a rule that tests nothing is a catch-all and reads no layer): the
- * selection's bits of stack 1's tuples, set before the commit that makes
- * a tuple's first rule alive and cleared a grace period after its last
- * one died, hold every such rule (rules.h). Asked only when the rules
- * need the inner stack, and then the classifier reads the same line (its
- * candidates of stack 1): no line more. Asked here, once a packet, and not
- * by the walk when it reaches an inner TCP or UDP header, nor when it
- * enters the inner stack: there, dynpf_xdp took 775k and 648k verified
- * instructions (519k here).
+ * What the parse may skip (DYNPF_SKIP_*) when the rules need only needs.
+ * inner: may a rule on the inner stack (`inner`) be alive at the packet's
+ * generation? Such a rule is in a tuple of stack 1 (its key's stack; a
+ * rule that tests nothing is a catch-all and reads no layer), and the
+ * state's inner_sel says whether the selection holds one (include/dynpf/
+ * ctrl.h): read from the line of pub, once a packet, not by the walk
+ * when it reaches an inner TCP or UDP header, nor when it enters the
+ * inner stack (there, dynpf_xdp took 775k and 648k verified instructions,
+ * 519k here).
  */
-static __always_inline int dynpf_inner_rules(void)
-{
-	struct dynpf_tuple_sel *sel;
-	__u32 zero = 0;
-
-	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
-	return !sel || (sel->stk[1].fam[0] | sel->stk[1].fam[1] | sel->stk[1].fam[2]);
-}
-
-/* What the parse may skip (DYNPF_SKIP_*) when the rules need only needs. */
-static __always_inline __u8 dynpf_skips(__u32 needs)
+static __always_inline __u8 dynpf_skips(__u32 needs, __u32 inner)
 {
 	__u8 skip = 0;
 
@@ -191,7 +179,7 @@ static __always_inline __u8 dynpf_skips(__u32 needs)
 	 */
 	else if ((needs & (DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT)) !=
 			 (DYNPF_NEED_TCP_OPT | DYNPF_NEED_TUN_OPT) &&
-		 !dynpf_inner_rules()) {
+		 !inner) {
 		if (!(needs & DYNPF_NEED_TCP_OPT))
 			skip |= DYNPF_SKIP_INNER_TCP;
 		if (!(needs & DYNPF_NEED_TUN_OPT))
@@ -261,7 +249,7 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	}
 	dynpf_cur_init(&c, dp, a, cfg, len, head, head_end);
 	c.vlan_offload = vlan_offload;
-	c.skip = dynpf_skips(needs);
+	c.skip = dynpf_skips(needs, *(volatile __u32 *)&st->inner_sel);
 	/*
 	 * Declared protocols: only when a rule alive at the generation needs
 	 * them (the drain says so in pub), or the programs trace; else the
@@ -290,6 +278,11 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	 */
 	any_head = *(volatile __u32 *)&st->any_head;
 	tuples = *(volatile __u32 *)&st->tuples_used;
+	/* No tuple of the inner stack (inner_sel 0): the classifier makes
+	 * none of its candidates (pub's DYNPF_NEED_INNER off for it), as it
+	 * would find none; read again, from pub's line, not kept across the
+	 * parse. */
+	pub &= ~((__u64) !*(volatile __u32 *)&st->inner_sel * DYNPF_NEED_INNER);
 	dynpf_classify_or_pass(p, v, pub, dp, any_head, tuples);
 	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);

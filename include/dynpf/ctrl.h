@@ -525,9 +525,10 @@ struct dynpf_sample {
  * changing its size: libbpf adopts a pinned map by its type and sizes, so a
  * daemon would read an older version's values through its own layout (a
  * rule entry's fields reordered, say). 0: maps pinned by a version before
- * the layout was written. 1: the first layout written.
+ * the layout was written. 1: the first layout written. 2: dynpf_state's
+ * inner_sel.
  */
-#define DYNPF_LAYOUT 1
+#define DYNPF_LAYOUT 2
 
 struct dynpf_state {
 	__u64 pub; /* DYNPF_PUB_*: what packets read */
@@ -544,7 +545,15 @@ struct dynpf_state {
 	 * adopts pinned maps only with its own (loader/daemon/pins.c).
 	 */
 	__u32 layout;
-	__u8 pad0[40];       /* the rest, written at every message: other cache lines */
+	/*
+	 * Not 0 while a tuple of the inner stack may hold a rule: the OR of
+	 * dynpf_tuple_sel.stk[1].fam[], kept beside them by the drain (set
+	 * before the commit that makes a tuple's first rule alive, cleared a
+	 * grace period after its last one died). Packets read it from pub's
+	 * line (bpf/dynpf.bpf.c, dynpf_run()).
+	 */
+	__u32 inner_sel;
+	__u8 pad0[36];       /* the rest, written at every message: other cache lines */
 	__u32 nrules;        /* rules alive at gen */
 	__u32 ntuples;       /* tuples with a rule alive at gen */
 	__u32 tuples_used;   /* tuple slots in use: by rules alive or not yet unlinked

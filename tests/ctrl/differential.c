@@ -367,6 +367,48 @@ void test_optw_bits(void)
 	      "optw[0] %#llx, optk %#llx", (unsigned long long)optw0(), (unsigned long long)optk());
 }
 
+/* dynpf_state.inner_sel (include/dynpf/ctrl.h); ~0 when it cannot be read. */
+static __u32 inner_sel(void)
+{
+	struct dynpf_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(pr.skel->maps.dynpf_state), &zero, &st))
+		return ~0u;
+	return st.inner_sel;
+}
+
+/*
+ * The state's word for the inner stack's tuples, which packets read
+ * instead of the selection's line: 0 with rules on the outer stack only,
+ * set with a rule on the inner one (tcp dport 80 in both), cleared once
+ * that rule is reclaimed and its tuple's bits go.
+ */
+void test_inner_sel(void)
+{
+	struct dynpf_rule outer = rule(1, 1, DYNPF_ACT_DROP), in = rule(2, 2, DYNPF_ACT_DROP);
+
+	if (reopen(4096)) {
+		CHECK("inner selection: reopen", 0, "cannot load the programs");
+		return;
+	}
+	m_proto(&outer, 6);
+	m_dport(&outer, 80, 80);
+	in.m.stack = 1;
+	m_proto(&in, 6);
+	m_dport(&in, 80, 80);
+	CHECK_EQ("inner selection: an outer rule loads", txn(&outer, 1).a.err, 0);
+	CHECK_EQ("inner selection: none with outer rules only", inner_sel(), 0);
+	CHECK_EQ("inner selection: an inner rule loads", txn(&in, 1).a.err, 0);
+	CHECK_EQ("inner selection: set with it", inner_sel(), 1);
+	CHECK_EQ("inner selection: delete the inner rule", del_reclaimed(2), 0);
+	CHECK_EQ("inner selection: cleared once it is reclaimed", inner_sel(), 0);
+	CHECK_EQ("inner selection: the inner rule again", txn(&in, 1).a.err, 0);
+	CHECK_EQ("inner selection: set again", inner_sel(), 1);
+	CHECK_EQ("inner selection: delete both", del_reclaimed(1) ?: del_reclaimed(2), 0);
+	CHECK_EQ("inner selection: none left", inner_sel(), 0);
+}
+
 /*
  * A churn test's transaction begun: ndel of the nlive rules in live[]
  * deleted, chosen at random (the last moved into each one's place).

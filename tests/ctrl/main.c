@@ -62,6 +62,7 @@ int main(void)
 	test_keyed_hint();
 	test_fs_counts();
 	test_optw_bits();
+	test_inner_sel();
 	test_differential_options();
 	test_quick_tuples();
 	test_quick();
