@@ -15,7 +15,10 @@
  * one. The figure is the kernel's time of the run (its duration), the mean
  * over every frame and round: a program's cost with the caches and the
  * branch predictors holding less of it, and, interleaved that finely, an
- * A/B of two builds that the machine's slow phases move alike.
+ * A/B of two builds that the machine's slow phases move alike. Each
+ * frame's own means are kept too (the per-frame table). With
+ * --frame-repeat N a run repeats its frame N times: each frame's cost
+ * warm, which is what the wire's figures follow (docs/bench.md).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -202,11 +205,15 @@ void rb_print_frames(const struct bench_rules *r)
 		printf("\n");
 	}
 	printf("Each run's duration (the program's run, not the syscall around it), the\n"
-	       "mean over frames and rounds. The caches and branch predictors hold less of\n"
-	       "each program than in the tables above, where one packet repeats: closer to\n"
-	       "the wire (bench --live), where frames come in turn after the kernel's path:\n"
-	       "where a frame pays, not a judge of a change (docs/bench.md).\n"
-	       "Stages: the time each adds to the one before (dynpf_xdp stopped after it).\n"
+	       "mean over frames and rounds. ");
+	if (cfg->frame_repeat > 1)
+		printf("Each frame repeated in its runs: its cost warm, which is\n"
+		       "what a frame costs on the wire (bench --live; docs/bench.md).\n");
+	else
+		printf("The caches and branch predictors hold less of\n"
+		       "each program than in the tables above, where one packet repeats:\n"
+		       "where a frame pays, not a judge of a change (docs/bench.md).\n");
+	printf("Stages: the time each adds to the one before (dynpf_xdp stopped after it).\n"
 	       "x xdp-filter's cost: dynpf's over the floor, divided by xdp-filter's.\n");
 }
 
