@@ -495,7 +495,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 	 * 10,000 rules syn 0.89-0.99x the time, ipv6-udp 0.96x, the live
 	 * capture's frames (--frames, warm) 0.95-0.97x (bench --versus, both
 	 * ways round); 0 and 1 rule the same. The verifier: dynpf_xdp 635k ->
-	 * 654k instructions, the TC programs 528k -> 659k. */
+	 * 654k instructions, the TC programs 528k -> 659k (611k and 512k
+	 * since dynpf_run() reads dynpf_state.inner_sel). */
 #pragma unroll
 	for (s = 0; s < DYNPF_MAX_STACKS; s++) {
 		if (s >= nst)
