@@ -547,7 +547,16 @@ static __always_inline __u64 dynpf_tcp_opt_wanted(const struct dynpf_pkt *p, int
 	 * candidates, stk[1].fam[0], no field filter. */
 	if (inner && (sel->stk[1].optw & sel->stk[1].fam[0]))
 		return ~0ull;
-	m = sel->stk[0].optw & sel->stk[0].fam[v6 ? 2 : 1] & sel->proto[0][DYNPF_IPPROTO_TCP];
+	/* The stack's protocol as the classifier's view takes it
+	 * (dynpf_cls_view_walk()): IPv4's header's, which is AH's 51 when
+	 * AH comes before the TCP header (a rule of `proto ah` sees it so);
+	 * IPv6's upper-layer header's, TCP's here (dynpf_ip6_upper() passes
+	 * AH and the other extension headers). Taken as TCP behind IPv4's AH,
+	 * the gate missed such a rule's tuple and left its options unwalked:
+	 * `proto ah tcp option mss missing` matched a segment with an MSS
+	 * (tests/rules/optgate.rules, ipv4_ext.pcap's last packet). */
+	m = sel->stk[0].optw & sel->stk[0].fam[v6 ? 2 : 1] &
+	    sel->proto[0][v6 ? DYNPF_IPPROTO_TCP : st->l3.proto];
 	if (!m)
 		return 0;
 	qf = sel->stk[0].qwild[DYNPF_QF_FLAGS];

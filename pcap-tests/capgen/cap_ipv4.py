@@ -14,7 +14,7 @@ from .capture import Capture
 from .l2 import eth, eth_v4, eth_v6
 from .ipv4 import RA4, RR4, TS4, ipv4
 from .ipv6 import ah, esp, frag6, ipv6
-from .l4 import EOL, NOP, OPT, TS, icmp, tcp, ts_opts, udp
+from .l4 import EOL, MSS, NOP, OPT, TS, WS, icmp, tcp, ts_opts, udp
 from .tunnels import I4A, I4B, VXLAN_PORT, inner, vxlan
 
 
@@ -296,4 +296,11 @@ def cap_ipv4_ext():
     add("AH then UDP length one past the IP payload: truncated at udp",
         ip(51), ah(17, 0x4018, 1), udp(49250, 9, ulen=8 + 12 + 1),
         payload(rbytes(12)), err=("truncated", 3))
+    # Last, so that the packets before keep their bytes (one seed a capture).
+    add("AH / TCP with MSS, NOP, window scale, EOL: an option area no fast "
+        "layout decodes (the TCP option gate is asked, behind AH: the "
+        "stack's protocol is AH's 51 for the rules)", ip(51),
+        ah(6, 0x4019, 13, rbytes(12)),
+        *l4v4(tcp(49260, 8080, rnd32(), rnd32(), ACK, 3000,
+                  [MSS(1460), NOP, WS(7), EOL], pad=bytes(3))))
     return c
