@@ -17,6 +17,10 @@
 #ifndef DYNPF_CAND_STOP
 #define DYNPF_CAND_STOP(step) 0
 #endif
+/* The ablation's: true to leave the candidates' cache out (below). */
+#ifndef DYNPF_CC_OFF
+#define DYNPF_CC_OFF 0
+#endif
 
 #define DYNPF_NS_PER_S 1000000000ull
 #define DYNPF_MAX_NONTERM 6 /* non-terminal rules acting on one packet */
@@ -177,6 +181,9 @@ struct dynpf_cls_scratch {
 	__u32 slot; /* and that tuple's */
 	__u64 gen;  /* the generation the packet read: the entries alive at it */
 	struct dynpf_cls_view view;
+	__u32 cc;   /* the outer stack's entry of the candidates' cache */
+	__u64 qv;   /* the stack's quick filters' values (dynpf_qf_word()) */
+	__u64 fsv;  /* and its field filters' (dynpf_fs_vals()) */
 	__u32 best; /* the best terminal rule so far, 0: none */
 	__u32 best_prio;
 	__u32 best_ent; /* its entry */
@@ -404,20 +411,19 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
  * Drop from the tuples m of stack s those that the quick filters say hold
  * no rule the packet can match (rules/quick.h): per dimension, a tuple with
  * a rule that does not test it stays (qwild), another only if one of its
- * rules can match the packet's value there. Two loads a dimension, no
- * branch: against a loop that loaded a dimension's values only when a
- * candidate's rules all test it, syn with 10,000 rules 2-4% faster,
- * ipv6-udp the same (bench --versus, both ways round, 2 runs each). Each
- * value is made in a register right before its step (dynpf_qf_val()),
- * not stored as bytes in the scratch area and loaded back: syn with
- * 10,000 rules 1-4% faster, ipv6-udp the same (bench --versus, both ways
- * round, 2 runs each, in two sessions of 2026-12-06); on the wire
- * (bench --live --versus, 3 runs each way) 0-2%, within its noise.
- * barrier_var() keeps clang from hoisting all 16 loads first: the TC
- * programs' frames would pass the 512 bytes their calls may share.
+ * rules can match the packet's value there, byte d of qv
+ * (dynpf_qf_word()). Two loads a dimension, no branch: against a loop that
+ * loaded a dimension's values only when a candidate's rules all test it,
+ * syn with 10,000 rules 2-4% faster, ipv6-udp the same (bench --versus,
+ * both ways round, 2 runs each). The values are in a register, not stored
+ * as bytes in the scratch area and loaded back: syn with 10,000 rules 1-4%
+ * faster, ipv6-udp the same (bench --versus, both ways round, 2 runs
+ * each, in two sessions of 2026-12-06); on the wire (bench --live
+ * --versus, 3 runs each way) 0-2%, within its noise. barrier_var() keeps
+ * clang from hoisting all 16 loads first: the TC programs' frames would
+ * pass the 512 bytes their calls may share.
  */
-static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64 m,
-					     const struct dynpf_pkt *p, __u32 s)
+static __always_inline __u64 dynpf_qf_filter(__u64 m, __u64 qv, __u32 s)
 {
 	struct dynpf_tuple_sel *sel;
 	struct dynpf_qsel *qs;
@@ -438,10 +444,10 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 	qs = bpf_map_lookup_elem(&dynpf_qsel, &zero);
 	if (!qs)
 		return m;
-#define DYNPF_QF_STEP(d)                                                                   \
-	do {                                                                               \
-		m &= sel->stk[s].qwild[d] | qs->t[s][d][dynpf_qf_val(&cs->q[s], p, s, d)]; \
-		barrier_var(m);                                                            \
+#define DYNPF_QF_STEP(d)                                                           \
+	do {                                                                       \
+		m &= sel->stk[s].qwild[d] | qs->t[s][d][(qv >> (8 * (d))) & 0xff]; \
+		barrier_var(m);                                                    \
 	} while (0)
 	_Static_assert(DYNPF_QF_N == 8, "a step per dimension");
 	DYNPF_QF_STEP(0);
@@ -455,6 +461,44 @@ static __always_inline __u64 dynpf_qf_filter(struct dynpf_cls_scratch *cs, __u64
 #undef DYNPF_QF_STEP
 	return m;
 }
+
+/* Stack s's values in the 8 dimensions of the quick filters, byte d the
+ * value of dimension d (dynpf_qf_val()): cs->q[s] made first. */
+static __always_inline __u64 dynpf_qf_word(const struct dynpf_cls_scratch *cs,
+					   const struct dynpf_pkt *p, __u32 s)
+{
+	__u64 qv = 0;
+	__u32 d;
+
+	s &= DYNPF_MAX_STACKS - 1;
+#pragma unroll
+	for (d = 0; d < DYNPF_QF_N; d++)
+		qv |= (__u64)(dynpf_qf_val(&cs->q[s], p, s, d) & 0xff) << (8 * d);
+	return qv;
+}
+
+/*
+ * The candidates' cache: per CPU, the outer stack's candidate tuples
+ * (dynpf_tuple_cands()) of the last packets, by what they are made of: the
+ * generation (the rules alive, and so the selection's and both filters'
+ * bits, which the drain sets for a rule before the generation that makes it
+ * alive is published and clears only a grace period after it died), the
+ * view's family, layer 4 and protocol, the field filters' four values and
+ * the quick filters' eight. Equal inputs at one generation give what the
+ * selection and the filters give (a bit cleared since, a superset: a probe
+ * for nothing, no match missed), so a packet of a flow seen at this
+ * generation reads one entry instead of the selection's, the 16 quick
+ * filters' and the 4 field filters' lines. Direct-mapped: a packet whose
+ * inputs differ from the entry's makes its candidates and takes the entry.
+ * A commit makes every entry stale (its generation). The entries:
+ * struct dynpf_ccache, include/dynpf/ctrl.h (test_ctrl reads them).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct dynpf_ccache);
+} dynpf_ccache SEC(".maps");
 
 /*
  * The candidate tuples of a packet: per stack, by family and protocol, then
@@ -478,10 +522,13 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 	const struct dynpf_cls_view *v = &cs->view;
 	__u32 s, f, zero = 0, nst = DYNPF_MAX_STACKS;
 	struct dynpf_tuple_sel *sel;
-	__u64 cand = 0, m;
+	struct dynpf_ccache *cc;
+	struct dynpf_cc_ent *ce;
+	__u64 cand = 0, m, qv, fsv, tag, idx;
 
 	sel = bpf_map_lookup_elem(&dynpf_tuple_sel, &zero);
-	if (!sel)
+	cc = bpf_map_lookup_elem(&dynpf_ccache, &zero);
+	if (!sel || !cc)
 		return 0;
 	/* No rule alive at the packet's generation reads the inner stack
 	 * (pub's needs, dynpf_rule_needs()), or no tuple of it is in the
@@ -502,22 +549,48 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (s >= nst)
 			break;
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
+		dynpf_cls_quick_init(cs, p, s);
+		qv = dynpf_qf_word(cs, p, s);
+		fsv = dynpf_fs_vals(&p->st[s], &v->s[s], f == 2);
+		if (s == 0 && !DYNPF_CC_OFF) {
+			tag = ~(cs->gen << 24 | (v->w[0] & 0xffffff));
+			idx = ((fsv ^ qv * 0x9e3779b97f4a7c15ull ^ tag) * 0xff51afd7ed558ccdull) >>
+			      56;
+			ce = &cc->e[idx & (DYNPF_CC_SLOTS - 1)];
+			if (ce->tag == tag && ce->fsv == fsv && ce->qv == qv) {
+				m = ce->cand;
+				goto key;
+			}
+			/* Taken now, its candidates stored last: no other
+			 * packet runs on this CPU before this one is done. */
+			ce->tag = tag;
+			ce->fsv = fsv;
+			ce->qv = qv;
+			cs->cc = idx;
+		}
+		/* The values kept in the scratch area, not in the frame: in
+		 * registers across the filters, the TC programs' frames went
+		 * past the 512 bytes their calls may share. */
+		cs->qv = qv;
+		cs->fsv = fsv;
+		barrier_var(cs);
 		m = sel->stk[s].fam[f];
 		if (f)
 			m &= sel->proto[s][v->s[s].proto];
-		if (!m || DYNPF_CAND_STOP(SELECT))
+		if (DYNPF_CAND_STOP(SELECT))
 			continue;
-		dynpf_cls_quick_init(cs, p, s);
-		m = dynpf_qf_filter(cs, m, p, s);
+		m = dynpf_qf_filter(m, cs->qv, s);
 		if (DYNPF_CAND_STOP(QUICK))
 			continue;
 		/* Only konst tuples (flags, TTL, ranges): no key, no filter. */
-		if (!(m & sel->stk[s].keyed)) {
-			cand |= m;
-			continue;
+		if (f && (m & sel->stk[s].keyed))
+			m = dynpf_fs_filter_v(sel, m, cs->fsv, s, f == 2);
+		if (s == 0 && !DYNPF_CC_OFF) {
+			cc = bpf_map_lookup_elem(&dynpf_ccache, &zero);
+			if (cc)
+				cc->e[cs->cc & (DYNPF_CC_SLOTS - 1)].cand = m;
 		}
-		if (f)
-			m = dynpf_fs_filter(sel, m, &p->st[s], &v->s[s], s, f == 2);
+key:
 		/* The key, for the probes: none when no keyed tuple is left
 		 * (the packet that matches nothing, most of them). */
 		if (m & sel->stk[s].keyed)

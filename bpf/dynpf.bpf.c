@@ -26,13 +26,18 @@ enum {
 	DYNPF_STOP_CURSOR,      /* + the cursor and its first window */
 	DYNPF_STOP_PARSE,       /* + the parse */
 	DYNPF_STOP_CAND_NONE,   /* + the classifier: the view, the catch-alls */
-	DYNPF_STOP_CAND_SELECT, /* + the tuples by family and protocol */
-	DYNPF_STOP_CAND_QUICK,  /* + the quick fields and filters */
+	DYNPF_STOP_CAND_SELECT, /* + the filters' values, the tuples by family and protocol */
+	DYNPF_STOP_CAND_QUICK,  /* + the quick filters */
 	DYNPF_STOP_CAND_FIELD,  /* + the field filters and the key */
 	DYNPF_STOP_CLASSIFY,    /* + the probes (then: the counters) */
 };
 #define DYNPF_STOPPED(stage) (dynpf_stop_after == (stage))
 #define DYNPF_CAND_STOP(step) DYNPF_STOPPED(DYNPF_STOP_CAND_##step)
+/* The candidates' cache (bpf/classify.h) neither read nor written: every
+ * packet makes its candidates. The bench sets it for every stage it stops
+ * after, and for one program that does not stop (the cache's ablation). */
+const volatile __u8 dynpf_cc_off = 0;
+#define DYNPF_CC_OFF dynpf_cc_off
 #else
 #define DYNPF_STOPPED(stage) 0
 #endif

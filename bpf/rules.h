@@ -442,6 +442,48 @@ static __always_inline __u64 dynpf_fs_filter(const struct dynpf_tuple_sel *sel, 
 }
 
 /*
+ * The four values the field filters index for stack st of view vs, of
+ * family v6, 16 bits each in field order (dynpf_fs_val_of(); ports only with
+ * a TCP or UDP header, as the key has them): the classifier's cache and
+ * dynpf_fs_filter_v() read them.
+ */
+static __always_inline __u64 dynpf_fs_vals(const struct dynpf_stack *st,
+					   const struct dynpf_cls_stack *vs, __u32 v6)
+{
+	__u64 sp = 0, dp = 0;
+
+	if (dynpf_has_ports(vs->l4)) {
+		sp = st->l4.sport;
+		dp = st->l4.dport;
+	}
+	_Static_assert(DYNPF_FS_SRC == 0 && DYNPF_FS_DST == 1 && DYNPF_FS_SPORT == 2 &&
+			       DYNPF_FS_DPORT == 3,
+		       "the fields' order in the word");
+	return (__u64)dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, 0, 0, DYNPF_FS_SRC, v6) |
+	       (__u64)dynpf_fs_val_of(st->l3.saddr, st->l3.daddr, 0, 0, DYNPF_FS_DST, v6) << 16 |
+	       sp << 32 | dp << 48;
+}
+
+/* dynpf_fs_filter() with the values made (fsv, dynpf_fs_vals()). */
+static __always_inline __u64 dynpf_fs_filter_v(const struct dynpf_tuple_sel *sel, __u64 m,
+					       __u64 fsv, __u32 s, __u32 v6)
+{
+	__u32 fs, idx;
+	__u64 fm, *w;
+
+	for (fs = 0; fs < DYNPF_FS_NFIELDS; fs++) {
+		fm = sel->stk[s].filt[v6][fs] & m;
+		if (!fm)
+			continue;
+		idx = dynpf_fs_idx(s, fs, fsv >> (16 * fs));
+		w = bpf_map_lookup_elem(&dynpf_fsel, &idx);
+		if (w)
+			m &= ~fm | *w;
+	}
+	return m;
+}
+
+/*
  * The quick filters' tuple bits: per stack, dimension and value, the tuples
  * with a rule that can match a packet with that value (rules/quick.h). Set
  * as a rule is linked, cleared when its tuple goes, as the field filters.

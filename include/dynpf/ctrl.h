@@ -487,6 +487,23 @@ struct dynpf_sample {
 #define DYNPF_FS_ENTRIES (DYNPF_MAX_STACKS * DYNPF_FS_NFIELDS * DYNPF_FS_VALS)
 
 /*
+ * The classifier's candidates' cache (bpf/classify.h, dynpf_tuple_cands()):
+ * per CPU, direct-mapped, the outer stack's candidate tuples by what they
+ * are made of. tag 0: never taken.
+ */
+#define DYNPF_CC_SLOTS 256
+struct dynpf_cc_ent {
+	__u64 tag;  /* ~(generation << 24 | the view's l3, l4 and protocol) */
+	__u64 fsv;  /* the field filters' values, 16 bits each (dynpf_fs_vals()) */
+	__u64 qv;   /* the quick filters' values, a byte each (dynpf_qf_word()) */
+	__u64 cand; /* the tuples the selection and the filters leave */
+};
+
+struct dynpf_ccache {
+	struct dynpf_cc_ent e[DYNPF_CC_SLOTS];
+};
+
+/*
  * What a side's rules need of the parse (dynpf_state.needs): the data path
  * skips the rest, unless it traces. Each bit counts the rules that need it
  * (dynpf_state.need_cnt), kept as rules are linked and unlinked.

@@ -83,6 +83,7 @@ void test_differential(void);
 void test_differential_mixed(void);
 void test_keyed_hint(void);
 void test_fs_counts(void);
+void test_cand_cache(void);
 void test_optw_bits(void);
 void test_inner_sel(void);
 void test_differential_options(void);

@@ -287,6 +287,84 @@ void test_fs_counts(void)
 	      (unsigned long long)fsel_dport(80), (unsigned long long)fsel_dport(81));
 }
 
+/* Entries of the candidates' cache taken, on every CPU. */
+static int cc_taken(void)
+{
+	int fd = bpf_map__fd(pr.skel->maps.dynpf_ccache), ncpu = libbpf_num_possible_cpus(), n = 0;
+	struct dynpf_ccache *cc;
+	__u32 zero = 0;
+
+	cc = ncpu > 0 ? calloc(ncpu, sizeof(*cc)) : NULL;
+	if (cc && !bpf_map_lookup_elem(fd, &zero, cc))
+		for (int i = 0; i < ncpu; i++)
+			for (int k = 0; k < DYNPF_CC_SLOTS; k++)
+				n += cc[i].e[k].tag != 0;
+	free(cc);
+	return n;
+}
+
+/*
+ * The candidates' cache (bpf/classify.h): a packet's outer candidates kept
+ * per CPU, by generation and the filters' values. A packet that matched
+ * nothing, run again after a commit adds a rule of a tuple of its own that
+ * matches it, must meet that rule (a commit makes every entry stale: kept
+ * past it, the entry's "no candidate" would pass the packet), and pass
+ * again once it is deleted. Then 2,048 flows (8 entries each of the 256 a
+ * CPU: entries taken from each other), each run 3 times in rounds, every
+ * verdict the rule set's: the destination port decides every third flow,
+ * the source address every 16th; the others reach the catch-all.
+ */
+void test_cand_cache(void)
+{
+	struct dynpf_rule rules[3];
+	struct dynpf_verdict v;
+	int bad = 0, n = 0;
+	struct pkt p;
+
+	if (reopen(4096)) {
+		CHECK("candidates' cache: reopen", 0, "cannot load the programs");
+		return;
+	}
+	rules[0] = rule(1, 1, DYNPF_ACT_DROP);
+	m_proto(&rules[0], 6);
+	m_dport(&rules[0], 80, 80);            /* tcp dport 80 drop */
+	rules[1] = rule(3, 9, DYNPF_ACT_PASS); /* the catch-all */
+	CHECK_EQ("candidates' cache: 2 rules load", txn(rules, 2).a.err, 0);
+	mk4(&p, 6, 5, 1, 1000, 81, 0x02);
+	CHECK("candidates' cache: the catch-all decides",
+	      !run(&p, &v, NULL) && v.rule == 3 && !run(&p, &v, NULL) && v.rule == 3, "rule %u",
+	      v.rule);
+	CHECK("candidates' cache: entries taken", cc_taken() > 0, "%d", cc_taken());
+	rules[2] = rule(2, 2, DYNPF_ACT_DROP);
+	m_src4(&rules[2], 5, 32); /* ip saddr 198.18.0.5 drop: a new tuple */
+	CHECK_EQ("candidates' cache: the /32 loads", txn(&rules[2], 1).a.err, 0);
+	CHECK("candidates' cache: the /32 seen after its commit", !run(&p, &v, NULL) && v.rule == 2,
+	      "rule %u", v.rule);
+	CHECK_EQ("candidates' cache: delete the /32", del_reclaimed(2), 0);
+	CHECK("candidates' cache: the catch-all again", !run(&p, &v, NULL) && v.rule == 3,
+	      "rule %u", v.rule);
+	CHECK_EQ("candidates' cache: the /32 again", txn(&rules[2], 1).a.err, 0);
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 2048; i++) {
+			uint8_t src = 1 + i % 16 * 4;
+			uint16_t dport = 79 + i % 3;
+			uint32_t want = dport == 80 ? 1 : src == 5 ? 2 : 3;
+
+			mk4(&p, 6, src, 1 + i % 7, 1024 + i, dport, i % 2 ? 0x10 : 0x02);
+			if (run(&p, &v, NULL) || v.rule != want) {
+				if (!bad++)
+					fprintf(stderr,
+						"candidates' cache: round %d flow %d: rule %u, not %u\n",
+						round, i, v.rule, want);
+			}
+			n++;
+		}
+	}
+	CHECK("candidates' cache: 2048 flows, 3 rounds, each the rule set's verdict",
+	      bad == 0 && n == 3 * 2048, "%d of %d wrong", bad, n);
+	CHECK("candidates' cache: the entries taken", cc_taken() >= 128, "%d", cc_taken());
+}
+
 static __u64 optw0(void)
 {
 	return sel_word("optw");

@@ -61,6 +61,7 @@ int main(void)
 	test_differential_mixed();
 	test_keyed_hint();
 	test_fs_counts();
+	test_cand_cache();
 	test_optw_bits();
 	test_inner_sel();
 	test_differential_options();
