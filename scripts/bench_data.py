@@ -234,19 +234,24 @@ def frames(d, out):
     out('')
     out(f'frames in turn ({fr.get("capture", "?")}, {fr.get("frames", "?")} frames, '
         f'{fr.get("rounds", "?")} rounds), one test run each: mean ns per frame')
-    out(f'{"rules":>8}{"empty":>9}{"parse":>9}{"classify":>10}{"dynpf":>9}'
+    out(f'{"rules":>8}{"empty":>9}{"parse":>9}{"classify":>10}{"no cache":>10}{"dynpf":>9}'
         f'{"xdp-filter":>12}{"dynpf/xf":>10}')
     for x in sets:
         st = x.get('after_stage_ns') or []
         e, w, xf = num(x.get('empty_ns')), num(x.get('dynpf_ns')), num(x.get('xdp_filter_ns'))
+        nc = num(x.get('dynpf_cache_off_ns'))
         # The stages: dynptr, lookups, window, parse, then the classifier's
         # (one stage until 2026-12-07, five since): the last ends it.
         parse = num(st[3]) - num(st[2]) if len(st) >= 5 else None
         cls = num(st[-1]) - num(st[3]) if len(st) >= 5 else None
         ratio = (w - e) / (xf - e) if None not in (w, e, xf) and xf > e else None
         out(f'{str(x.get("rules")):>8}{fmt(e, 1, 9)}{fmt(parse, 1, 9)}{fmt(cls, 1, 10)}'
-            f'{fmt(w, 1, 9)}{fmt(xf, 1, 12)}' + (f'{ratio:>9.2f}x' if ratio else f'{"-":>10}'))
-    out('parse, classify: what each stage adds; dynpf/xf: over the empty program\'s cost.')
+            f'{fmt(nc, 1, 10)}{fmt(w, 1, 9)}{fmt(xf, 1, 12)}'
+            + (f'{ratio:>9.2f}x' if ratio else f'{"-":>10}'))
+    out('parse, classify: what each stage adds, without the candidates\' cache (no cache:'
+        ' the whole')
+    out('program without it); dynpf: the whole program; dynpf/xf: over the empty program\'s'
+        ' cost.')
 
 
 # ------------------------------------------- single-rule transactions, the CLI

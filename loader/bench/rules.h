@@ -141,9 +141,13 @@ enum {
 /*
  * The ablation (rules_stages.c): the ablation build's dynpf_xdp loaded with
  * dynpf_stop_after 1 .. RB_NSTAGES (bpf/dynpf.bpf.c), on the same maps,
- * timed beside the whole program: the time each stage adds.
+ * timed beside the whole program: the time each stage adds. Each without
+ * the candidates' cache (dynpf_cc_off: every packet makes its candidates),
+ * and program RB_NSTAGES the whole without it: the table's stages add up
+ * to it, and the whole program is shown against it (the cache's ablation).
  */
 #define RB_NSTAGES 9
+#define RB_NABL (RB_NSTAGES + 1)
 extern const char *const rb_stage_names[RB_NSTAGES + 1];
 
 /*
@@ -164,8 +168,8 @@ extern const char *const rb_stage_names[RB_NSTAGES + 1];
  */
 enum {
 	RB_FR_EMPTY,
-	RB_FR_STAGE, /* .. RB_FR_STAGE + RB_NSTAGES - 1 */
-	RB_FR_WHOLE = RB_FR_STAGE + RB_NSTAGES,
+	RB_FR_STAGE, /* .. RB_FR_STAGE + RB_NSTAGES - 1, then the whole without the cache */
+	RB_FR_WHOLE = RB_FR_STAGE + RB_NABL,
 	RB_FR_XF,
 	RB_FR_VERSUS,
 	RB_FR_N
@@ -191,9 +195,11 @@ struct rb_set {
 	uint32_t cand[RB_NSHAPES]; /* rules whose key the packet has (chain walks) */
 	uint32_t ns[RB_NSHAPES][RB_NHOOKS][NPROGS][BENCH_RUNS_MAX];
 	double med[RB_NSHAPES][RB_NHOOKS][NPROGS];
-	/* dynpf_xdp stopped after stage k + 1 (the whole program: med[.][0][P_DYNPF]) */
-	uint32_t stage_ns[RB_NSHAPES][RB_NSTAGES][BENCH_RUNS_MAX];
-	double stage_med[RB_NSHAPES][RB_NSTAGES];
+	/* dynpf_xdp stopped after stage k + 1, or k = RB_NSTAGES: not stopped,
+	 * both without the candidates' cache (the whole program:
+	 * med[.][0][P_DYNPF]) */
+	uint32_t stage_ns[RB_NSHAPES][RB_NABL][BENCH_RUNS_MAX];
+	double stage_med[RB_NSHAPES][RB_NABL];
 	/* --versus's dynpf_xdp, loaded RB_NPLACES times as this build's */
 	uint32_t versus_ns[RB_NSHAPES][RB_NPLACES][BENCH_RUNS_MAX];
 	double versus_med[RB_NSHAPES][RB_NPLACES];
@@ -340,8 +346,8 @@ struct rb_ctx {
 	struct dynpf_bpf *skel;
 	struct dynpf_ctrl c;
 	int prog_fd[RB_NHOOKS];
-	struct bpf_object *stage[RB_NSTAGES]; /* the ablation's programs */
-	int stage_fd[RB_NSTAGES];             /* their dynpf_xdp, or -1 */
+	struct bpf_object *stage[RB_NABL];    /* the ablation's programs */
+	int stage_fd[RB_NABL];                /* their dynpf_xdp, or -1 */
 	struct bpf_object *place[RB_NPLACES]; /* [0] unused: the bench's own */
 	int place_fd[RB_NPLACES];             /* dynpf_xdp of placement p >= 1, or -1 */
 	/* --versus's object in RB_NPLACES placements, and their dynpf_xdp (or -1) */
@@ -392,7 +398,8 @@ json_object *rb_frames_json(const struct bench_rules *r);
  * rules_stages.c: the counts' header, then the rows of an ablation table:
  * the floor, what each stage adds to the one before, the whole program.
  * at(r, i, k, arg): rule count i's figure after stage k (0: the empty
- * program, RB_NSTAGES + 1: the whole). No newline after the last row.
+ * program, RB_NSTAGES + 1: the whole without the candidates' cache,
+ * RB_NSTAGES + 2: the whole). No newline after the last row.
  */
 void rb_print_stage_rows(const struct bench_rules *r,
 			 double (*at)(const struct bench_rules *r, size_t i, int k,

@@ -139,7 +139,7 @@ static int warm_and_check(struct rb_ctx *x, const struct rb_set *s)
 static int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 {
 	const struct bench_rules_cfg *cfg = x->cfg;
-	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NSTAGES + 2 * RB_NPLACES)],
+	struct bench_job jobs[RB_NSHAPES * (RB_NHOOKS * NPROGS + RB_NABL + 2 * RB_NPLACES)],
 		*j = jobs;
 	size_t failed;
 	int err;
@@ -175,9 +175,10 @@ static int rb_time_set(struct rb_ctx *x, struct rb_set *s)
 				};
 		}
 	}
-	/* The ablation: dynpf_xdp stopped after each stage (rules_stages.c). */
+	/* The ablation: dynpf_xdp stopped after each stage, and the whole
+	 * without the candidates' cache (rules_stages.c). */
 	for (size_t sh = 0; sh < RB_NSHAPES; sh++)
-		for (int k = 0; k < RB_NSTAGES; k++)
+		for (int k = 0; k < RB_NABL; k++)
 			*j++ = (struct bench_job){
 				.fd = x->stage_fd[k],
 				.pkt = cfg->shape[sh].pkt,

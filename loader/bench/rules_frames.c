@@ -39,7 +39,7 @@ static int row_fd(const struct rb_ctx *x, int k)
 {
 	if (k == RB_FR_EMPTY)
 		return x->cfg->empty_fd[0];
-	if (k >= RB_FR_STAGE && k < RB_FR_STAGE + RB_NSTAGES)
+	if (k >= RB_FR_STAGE && k < RB_FR_STAGE + RB_NABL)
 		return x->stage_fd[k - RB_FR_STAGE];
 	if (k == RB_FR_WHOLE)
 		return x->prog_fd[0];
@@ -142,7 +142,7 @@ int rb_time_frames(struct rb_ctx *x, struct rb_set *s)
 }
 
 /* rb_print_stage_rows()'s figures: the rows of fr_ns are the stages' k. */
-_Static_assert(RB_FR_EMPTY == 0 && RB_FR_WHOLE == RB_NSTAGES + 1, "fr_ns by stage");
+_Static_assert(RB_FR_EMPTY == 0 && RB_FR_WHOLE == RB_NSTAGES + 2, "fr_ns by stage");
 static double frames_at(const struct bench_rules *r, size_t i, int k, const void *arg)
 {
 	(void)arg;
@@ -213,7 +213,8 @@ void rb_print_frames(const struct bench_rules *r)
 		printf("The caches and branch predictors hold less of\n"
 		       "each program than in the tables above, where one packet repeats:\n"
 		       "where a frame pays, not a judge of a change (docs/bench.md).\n");
-	printf("Stages: the time each adds to the one before (dynpf_xdp stopped after it).\n"
+	printf("Stages: the time each adds to the one before (dynpf_xdp stopped after it),\n"
+	       "without the candidates' cache; the whole program against the same without it.\n"
 	       "x xdp-filter's cost: dynpf's over the floor, divided by xdp-filter's.\n");
 }
 
@@ -229,6 +230,9 @@ static void frame_figures(json_object *o, const double *ns)
 	}
 	json_object_object_add(o, "after_stage_ns", st);
 	json_object_object_add(o, "dynpf_ns", json_object_new_double(ns[RB_FR_WHOLE]));
+	if (ns[RB_FR_STAGE + RB_NSTAGES] >= 0)
+		json_object_object_add(o, "dynpf_cache_off_ns",
+				       json_object_new_double(ns[RB_FR_STAGE + RB_NSTAGES]));
 	if (ns[RB_FR_XF] >= 0)
 		json_object_object_add(o, "xdp_filter_ns", json_object_new_double(ns[RB_FR_XF]));
 	if (ns[RB_FR_VERSUS] >= 0)

@@ -28,9 +28,9 @@
 const char *const rb_stage_names[RB_NSTAGES + 1] = {
 	"bpf_dynptr_from_xdp",        "map lookups",
 	"cursor (first window)",      "parse",
-	"classify: view, catch-alls", "classify: tuple selection",
+	"classify: view, catch-alls", "classify: values, selection",
 	"classify: quick filters",    "classify: field filters, key",
-	"classify: probes",           "counters (the whole program)",
+	"classify: probes",           "counters",
 };
 
 /* Every map of obj but its internal ones (.rodata, .bss) is x->skel's. */
@@ -184,16 +184,36 @@ static int open_embedded(const void *elf, size_t sz, const char *name, struct bp
 /*
  * The ablation's dynpf_xdp (.output/dynpf_abl.bpf.o, built into this binary:
  * bpf/dynpf.bpf.c with DYNPF_ABLATION) on x->skel's maps, stopped after
- * stage stop (1..RB_NSTAGES): *out and its program's fd in *fd.
+ * stage stop (1..RB_NSTAGES; 0: not stopped), without the candidates' cache:
+ * *out and its program's fd in *fd. Without it, as the stages make the
+ * candidates (a stopped program's would be what its stage left: a superset,
+ * a probe for nothing, for the whole program's packets), and the table's
+ * steps are the making's, which every packet a cache entry does not hold
+ * pays (a new flow, the first packet after a commit).
  */
-static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
+static int set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val)
 {
-	size_t elf_sz, ro_sz = 0;
-	const void *elf = dynpf_abl_bpf__elf_bytes(&elf_sz);
-	struct bpf_map *ro;
+	struct bpf_map *ro = rodata_map(obj);
+	size_t ro_sz = 0;
 	__u32 size = 0;
 	char *v = NULL;
 	long off;
+
+	off = rodata_var(bpf_object__btf(obj), name, &size);
+	if (ro)
+		v = bpf_map__initial_value(ro, &ro_sz);
+	if (!v || off < 0 || size != 1 || (size_t)off >= ro_sz) {
+		p_err("bench: the ablation's object has no %s", name);
+		return -ENOENT;
+	}
+	v[off] = (char)val;
+	return 0;
+}
+
+static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
+{
+	size_t elf_sz;
+	const void *elf = dynpf_abl_bpf__elf_bytes(&elf_sz);
 	int err;
 
 	err = open_embedded(elf, elf_sz, "dynpf_abl", out);
@@ -206,16 +226,14 @@ static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *
 		p_err("bench: the ablation's read-only globals: %s", strerror(-err));
 		return err;
 	}
-	ro = rodata_map(*out);
-	off = rodata_var(bpf_object__btf(*out), "dynpf_stop_after", &size);
-	if (ro)
-		v = bpf_map__initial_value(ro, &ro_sz);
-	if (!v || off < 0 || size != 1 || (size_t)off >= ro_sz) {
-		p_err("bench: the ablation's object has no dynpf_stop_after");
-		return -ENOENT;
-	}
-	v[off] = (char)stop;
-	return load_on_maps(*out, x->skel, "dynpf_xdp stopped after a stage", fd);
+	err = set_rodata_u8(*out, "dynpf_stop_after", (__u8)stop)
+		      ?: set_rodata_u8(*out, "dynpf_cc_off", 1);
+	if (err)
+		return err;
+	return load_on_maps(*out, x->skel,
+			    stop ? "dynpf_xdp stopped after a stage"
+				 : "dynpf_xdp without the candidates' cache",
+			    fd);
 }
 
 /*
@@ -235,7 +253,7 @@ int rb_stages_open(struct rb_ctx *x)
 {
 	int err;
 
-	for (int k = 0; k < RB_NSTAGES; k++)
+	for (int k = 0; k < RB_NABL; k++)
 		x->stage_fd[k] = -1;
 	for (int k = 0; k < RB_NPLACES; k++) {
 		x->place_fd[k] = -1;
@@ -247,8 +265,9 @@ int rb_stages_open(struct rb_ctx *x)
 		if (err)
 			return err;
 	}
-	for (int k = 0; k < RB_NSTAGES; k++) {
-		err = open_stage(x, k + 1, &x->stage[k], &x->stage_fd[k]);
+	/* The stages 1 .. RB_NSTAGES, then the whole (0: not stopped). */
+	for (int k = 0; k < RB_NABL; k++) {
+		err = open_stage(x, (k + 1) % RB_NABL, &x->stage[k], &x->stage_fd[k]);
 		if (err)
 			return err;
 	}
@@ -267,7 +286,7 @@ void rb_stages_close(struct rb_ctx *x)
 		bpf_object__close(x->versus[k]);
 		x->versus[k] = NULL;
 	}
-	for (int k = 0; k < RB_NSTAGES; k++) {
+	for (int k = 0; k < RB_NABL; k++) {
 		bpf_object__close(x->stage[k]);
 		x->stage[k] = NULL;
 	}
@@ -288,7 +307,7 @@ static uint32_t min_u32(const uint32_t *v, uint32_t n)
 
 /*
  * ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1
- * the whole. The fastest of the runs: a stage is a difference of two small
+ * the whole without the candidates' cache, N+2 the whole. The fastest of the runs: a stage is a difference of two small
  * figures, and the machine's disturbances only ever add (the medians of the
  * classification table move by +-20% in this VM; the fastest runs by a few
  * ns).
@@ -297,7 +316,7 @@ static double after(const struct rb_set *s, size_t sh, int k, uint32_t runs)
 {
 	if (k == 0)
 		return min_u32(s->ns[sh][0][P_EMPTY], runs);
-	if (k <= RB_NSTAGES)
+	if (k <= RB_NABL)
 		return min_u32(s->stage_ns[sh][k - 1], runs);
 	return min_u32(s->ns[sh][0][P_DYNPF], runs);
 }
@@ -336,9 +355,15 @@ void rb_print_stage_rows(const struct bench_rules *r,
 		for (size_t i = 0; i < cfg->ncounts; i++)
 			printf(" %+9.1f", at(r, i, k, arg) - at(r, i, k - 1, arg));
 	}
-	printf("\n%-32s", "  = dynpf_xdp");
+	printf("\n%-32s", "  = without the cache");
 	for (size_t i = 0; i < cfg->ncounts; i++)
 		printf(" %9.1f", at(r, i, RB_NSTAGES + 1, arg));
+	printf("\n%-32s", "  dynpf_xdp (the cache)");
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %9.1f", at(r, i, RB_NSTAGES + 2, arg));
+	printf("\n%-32s", "  x without the cache");
+	for (size_t i = 0; i < cfg->ncounts; i++)
+		printf(" %8.3fx", at(r, i, RB_NSTAGES + 2, arg) / at(r, i, RB_NSTAGES + 1, arg));
 }
 
 /* rb_print_stage_rows()'s figures for the shape *arg. */
@@ -375,7 +400,9 @@ void rb_print_stages(const struct bench_rules *r)
 		printf("\n");
 	}
 	printf("Each stage's figure is the fastest of its own runs minus the previous one's: a\n"
-	       "stage that adds little can show a small negative number (noise).\n");
+	       "stage that adds little can show a small negative number (noise). The stages\n"
+	       "are without the candidates' cache (every packet makes its candidates); the\n"
+	       "whole program, whose packets here all find theirs in it, against the same.\n");
 	if (cfg->versus)
 		printf("--versus build: %s's dynpf_xdp, on the same maps. Each build loaded %d\n"
 		       "times (placements): the median of their fastest runs, and their ratio.\n",
@@ -394,9 +421,13 @@ json_object *rb_stages_json(const struct bench_rules *r)
 			json_object *row = json_object_new_object();
 
 			json_object_object_add(row, "rules", json_object_new_int64(cfg->counts[i]));
-			for (int k = 0; k <= RB_NSTAGES + 1; k++)
+			for (int k = 0; k <= RB_NSTAGES + 2; k++)
 				json_object_object_add(
-					row, k ? rb_stage_names[k - 1] : "empty",
+					row,
+					k == RB_NSTAGES + 2   ? "dynpf_xdp"
+					: k == RB_NSTAGES + 1 ? "dynpf_xdp, no cache"
+					: k                   ? rb_stage_names[k - 1]
+							      : "empty",
 					dynpf_json_num(after(&r->set[i], sh, k, cfg->runs),
 						       "%.1f"));
 			if (cfg->versus) {
