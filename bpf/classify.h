@@ -592,8 +592,9 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		}
 key:
 		/* The key, for the probes: none when no keyed tuple is left
-		 * (the packet that matches nothing, most of them). */
-		if (m & sel->stk[s].keyed)
+		 * (the packet that matches nothing, most of them), and the
+		 * selection's line not read when no tuple is. */
+		if (m && (m & sel->stk[s].keyed))
 			dynpf_pkt_key(&cs->keys[s], p, v, s);
 		if (DYNPF_CAND_STOP(FIELD))
 			continue;
