@@ -1065,7 +1065,9 @@ bench_rules_tables() {
 		'^  \+ classify: view, catch-alls +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
 		'^  \+ classify: quick filters +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
 		'^  \+ classify: probes +[-+][0-9.]+ +[-+][0-9.]+ +[-+][0-9.]+$' \
-		'^  = dynpf_xdp +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^  = without the cache +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^  dynpf_xdp \(the cache\) +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
+		'^  x without the cache +[0-9.]+x +[0-9.]+x +[0-9.]+x$' \
 		'^  --versus build, placements +[1-9][0-9.]* +[1-9][0-9.]* +[1-9][0-9.]*$' \
 		'^  this build / --versus +[0-9.]+x +[0-9.]+x +[0-9.]+x$' \
 		'^each frame: dynpf_xdp, ns$' \
