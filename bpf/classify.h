@@ -562,7 +562,11 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 				goto key;
 			}
 			/* Taken now, its candidates stored last: no other
-			 * packet runs on this CPU before this one is done. */
+			 * packet runs on this CPU before this one is done
+			 * (XDP and TC ingress run in the softirq, TC egress
+			 * with it held off; the per-CPU scratch areas rest
+			 * on the same). A torn entry would outlive its
+			 * packet, where a torn scratch area would not. */
 			ce->tag = tag;
 			ce->fsv = fsv;
 			ce->qv = qv;
