@@ -415,13 +415,14 @@ DYNPF_SUBPROG int dynpf_nonterm(struct dynpf_cls_scratch *cs, const struct dynpf
  * (dynpf_qf_word()). Two loads a dimension, no branch: against a loop that
  * loaded a dimension's values only when a candidate's rules all test it,
  * syn with 10,000 rules 2-4% faster, ipv6-udp the same (bench --versus,
- * both ways round, 2 runs each). The values are in a register, not stored
- * as bytes in the scratch area and loaded back: syn with 10,000 rules 1-4%
- * faster, ipv6-udp the same (bench --versus, both ways round, 2 runs
- * each, in two sessions of 2026-12-06); on the wire (bench --live
- * --versus, 3 runs each way) 0-2%, within its noise. barrier_var() keeps
- * clang from hoisting all 16 loads first: the TC programs' frames would
- * pass the 512 bytes their calls may share.
+ * both ways round, 2 runs each). The values are one word, shifted per step,
+ * not bytes stored in the scratch area and loaded back one by one: values
+ * made in a register before each step, against those bytes, took syn with
+ * 10,000 rules 1-4% less time, ipv6-udp the same (bench --versus, both
+ * ways round, 2 runs each, in two sessions of 2026-12-06), on the wire
+ * (bench --live --versus, 3 runs each way) 0-2%, within its noise.
+ * barrier_var() keeps clang from hoisting all 16 loads first: the TC
+ * programs' frames would pass the 512 bytes their calls may share.
  */
 static __always_inline __u64 dynpf_qf_filter(__u64 m, __u64 qv, __u32 s)
 {
