@@ -181,16 +181,7 @@ static int open_embedded(const void *elf, size_t sz, const char *name, struct bp
 	return err;
 }
 
-/*
- * The ablation's dynpf_xdp (.output/dynpf_abl.bpf.o, built into this binary:
- * bpf/dynpf.bpf.c with DYNPF_ABLATION) on x->skel's maps, stopped after
- * stage stop (1..RB_NSTAGES; 0: not stopped), without the candidates' cache:
- * *out and its program's fd in *fd. Without it, as the stages make the
- * candidates (a stopped program's would be what its stage left: a superset,
- * a probe for nothing, for the whole program's packets), and the table's
- * steps are the making's, which every packet a cache entry does not hold
- * pays (a new flow, the first packet after a commit).
- */
+/* The ablation's read-only global name, one byte, set to val before load. */
 static int set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val)
 {
 	struct bpf_map *ro = rodata_map(obj);
@@ -210,6 +201,16 @@ static int set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val)
 	return 0;
 }
 
+/*
+ * The ablation's dynpf_xdp (.output/dynpf_abl.bpf.o, built into this binary:
+ * bpf/dynpf.bpf.c with DYNPF_ABLATION) on x->skel's maps, stopped after
+ * stage stop (1..RB_NSTAGES; 0: not stopped), without the candidates' cache:
+ * *out and its program's fd in *fd. Without it, as the stages make the
+ * candidates (a stopped program's entries would be what its stage left: a
+ * superset, a probe for nothing, for the whole program's packets), and the
+ * table's steps are the making's, which every packet a cache entry does not
+ * hold pays (a new flow, the first packet after a commit).
+ */
 static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *fd)
 {
 	size_t elf_sz;
@@ -307,8 +308,9 @@ static uint32_t min_u32(const uint32_t *v, uint32_t n)
 
 /*
  * ns after stage k of set s and shape sh: 0 the floor, 1..N the stages, N+1
- * the whole without the candidates' cache, N+2 the whole. The fastest of the runs: a stage is a difference of two small
- * figures, and the machine's disturbances only ever add (the medians of the
+ * the whole without the candidates' cache, N+2 the whole. The fastest of
+ * the runs: a stage is a difference of two small figures, and the
+ * machine's disturbances only ever add (the medians of the
  * classification table move by +-20% in this VM; the fastest runs by a few
  * ns).
  */
