@@ -463,21 +463,6 @@ static __always_inline __u64 dynpf_qf_filter(__u64 m, __u64 qv, __u32 s)
 	return m;
 }
 
-/* Stack s's values in the 8 dimensions of the quick filters, byte d the
- * value of dimension d (dynpf_qf_val()): cs->q[s] made first. */
-static __always_inline __u64 dynpf_qf_word(const struct dynpf_cls_scratch *cs,
-					   const struct dynpf_pkt *p, __u32 s)
-{
-	__u64 qv = 0;
-	__u32 d;
-
-	s &= DYNPF_MAX_STACKS - 1;
-#pragma unroll
-	for (d = 0; d < DYNPF_QF_N; d++)
-		qv |= (__u64)(dynpf_qf_val(&cs->q[s], p, s, d) & 0xff) << (8 * d);
-	return qv;
-}
-
 /*
  * The candidates' cache: per CPU, the outer stack's candidate tuples
  * (dynpf_tuple_cands()) of the last packets, by what they are made of: the
@@ -551,7 +536,7 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 			break;
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
 		dynpf_cls_quick_init(cs, p, s);
-		qv = dynpf_qf_word(cs, p, s);
+		qv = dynpf_qf_word(&cs->q[s & (DYNPF_MAX_STACKS - 1)], p, s);
 		fsv = dynpf_fs_vals(&p->st[s], &v->s[s], f == 2);
 		if (s == 0 && !DYNPF_CC_OFF) {
 			tag = ~(cs->gen << 24 | (v->w[0] & 0xffffff));
@@ -591,6 +576,8 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (f && (m & sel->stk[s].keyed))
 			m = dynpf_fs_filter_v(sel, m, cs->fsv, s, f == 2);
 		if (s == 0 && !DYNPF_CC_OFF) {
+			/* The entry found again by its index (cs->cc): its
+			 * address kept across the filters went to the frame. */
 			cc = bpf_map_lookup_elem(&dynpf_ccache, &zero);
 			if (cc)
 				cc->e[cs->cc & (DYNPF_CC_SLOTS - 1)].cand = m;

@@ -398,14 +398,30 @@ dynpf_inline __u32 dynpf_qf_val(const struct dynpf_quick *q, const struct dynpf_
 	return 0;
 }
 
+/*
+ * Stack s's values in the 8 dimensions as one word, byte d the value of
+ * dimension d: what the classifier's quick filters index and its
+ * candidates' cache is keyed by (bpf/classify.h).
+ */
+dynpf_inline __u64 dynpf_qf_word(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s)
+{
+	__u64 qv = 0;
+	__u32 d;
+
+	for (d = 0; d < DYNPF_QF_N; d++)
+		qv |= (__u64)(dynpf_qf_val(q, p, s, d) & 0xff) << (8 * d);
+	return qv;
+}
+
 /* Stack s's values, one byte per dimension, into v (the tests' reference). */
 dynpf_inline void dynpf_qf_vals(const struct dynpf_quick *q, const struct dynpf_pkt *p, __u32 s,
 				__u8 *v)
 {
+	__u64 qv = dynpf_qf_word(q, p, s);
 	__u32 d;
 
 	for (d = 0; d < DYNPF_QF_N; d++)
-		v[d] = dynpf_qf_val(q, p, s, d);
+		v[d] = qv >> (8 * d);
 }
 
 /* The values of a dimension a rule can match: lo <= v <= hi, (v & mask) == want. */
