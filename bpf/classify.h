@@ -535,6 +535,11 @@ static __always_inline __u64 dynpf_tuple_cands(struct dynpf_cls_scratch *cs,
 		if (s >= nst)
 			break;
 		f = v->s[s].l3 == 4 ? 1 : v->s[s].l3 == 6 ? 2 : 0;
+		/* The inner stack has no cache: with no tuple in its
+		 * selection, no values to make (its selection is read again
+		 * below, the same lines). */
+		if (s && !(sel->stk[s].fam[f] & (f ? sel->proto[s][v->s[s].proto] : ~0ull)))
+			continue;
 		dynpf_cls_quick_init(cs, p, s);
 		qv = dynpf_qf_word(&cs->q[s & (DYNPF_MAX_STACKS - 1)], p, s);
 		fsv = dynpf_fs_vals(&p->st[s], &v->s[s], f == 2);
