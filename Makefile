@@ -37,7 +37,7 @@ HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h rules/*.h bpf/*.h)
 # object (one skeleton); the benchmark's baselines (loader/bench/), one each.
 BPF_UNITS := $(patsubst bpf/%.bpf.c,$(OUT)/bpf/%.bpf.o,$(sort $(wildcard bpf/*.bpf.c)))
 BPF_SRCS  := $(wildcard loader/bench/*.bpf.c)
-BPF_OBJS  := $(OUT)/dynpf.bpf.o $(OUT)/dynpf_abl.bpf.o \
+BPF_OBJS  := $(OUT)/dynpf.bpf.o $(OUT)/dynpf_lazy.bpf.o $(OUT)/dynpf_abl.bpf.o \
 	     $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 # loader/: one folder per role (loader/README.md), one object per source.
@@ -50,7 +50,7 @@ NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(SKELS) $(BPF_OBJS) $(BPF_UNITS) $(OUT)/abl/dynpf.bpf.o
+.SECONDARY: $(SKELS) $(BPF_OBJS) $(BPF_UNITS) $(OUT)/abl/dynpf.bpf.o $(OUT)/lazy/dynpf.bpf.o
 .PHONY: all clean deps check-deps test run bench captures fuzz fuzz-build
 
 all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_rules $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
@@ -60,7 +60,7 @@ $(OUT)/vmlinux.h: | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(OUT) $(OUT)/bpf $(OUT)/abl $(OUT)/loader $(OUT)/verifier $(BUILD):
+$(OUT) $(OUT)/bpf $(OUT)/abl $(OUT)/lazy $(OUT)/loader $(OUT)/verifier $(BUILD):
 	$(Q)mkdir -p $@
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/bpf
@@ -69,6 +69,17 @@ $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/bpf
 
 # libbpf's static linker: the maps the units share are one (bpf/rules.h).
 $(OUT)/dynpf.bpf.o: $(BPF_UNITS)
+	$(call msg,BPF-LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+# The XDP programs the loader attaches and runs: the packet programs' unit
+# again, the dynptr made at each read (DYNPF_DP_LAZY, parsers/cursor.h), on
+# the product's maps (loader/lib/progs.c); no TC program, no drain.
+$(OUT)/lazy/dynpf.bpf.o: bpf/dynpf.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/lazy
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DDYNPF_DP_LAZY -c $< -o $@
+
+$(OUT)/dynpf_lazy.bpf.o: $(OUT)/lazy/dynpf.bpf.o
 	$(call msg,BPF-LINK,$@)
 	$(Q)$(BPFTOOL) gen object $@ $^
 

@@ -274,7 +274,7 @@ static __always_inline int dynpf_cls_hit(struct dynpf_cls_scratch *cs,
  */
 static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
 					    const struct bpf_dynptr *dp, __u32 idx,
-					    struct dynpf_rule_ent **ep)
+					    struct dynpf_rule_ent **ep, void *ctx)
 {
 	struct dynpf_rule_ent *e = dynpf_ent(idx);
 	int q;
@@ -296,7 +296,8 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
 	if (q != DYNPF_Q_FAIL && dynpf_ent_alive(e, cs->gen) &&
 	    (q == DYNPF_Q_MATCH ||
 	     (dynpf_rule_match_g(&e->r, p, &cs->view) &&
-	      (!(e->r.m.fields & DYNPF_M_DATA) || dynpf_rule_data_g(dp, &e->r, p, &cs->view)))))
+	      (!(e->r.m.fields & DYNPF_M_DATA) ||
+	       (DYNPF_DP_MAKE(ctx, dp), dynpf_rule_data_g(dp, &e->r, p, &cs->view))))))
 		return !dynpf_cls_hit(cs, e, idx);
 	return 1;
 }
@@ -307,14 +308,14 @@ static __always_inline int dynpf_chain_step(struct dynpf_cls_scratch *cs, const 
  * match; collect the non-terminal matches on the way.
  */
 static __always_inline void dynpf_chain(struct dynpf_cls_scratch *cs, const struct dynpf_pkt *p,
-					const struct bpf_dynptr *dp, __u32 idx)
+					const struct bpf_dynptr *dp, __u32 idx, void *ctx)
 {
 	struct dynpf_rule_ent *e;
 
 	/* A may_goto loop: checked once by the verifier, no call per entry. */
 	while (idx) {
 		dynpf_cond_break;
-		if (!dynpf_chain_step(cs, p, dp, idx, &e))
+		if (!dynpf_chain_step(cs, p, dp, idx, &e, ctx))
 			break;
 		idx = e->next;
 	}
@@ -611,7 +612,7 @@ key:
  */
 static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynpf_verdict *out,
 					  __u64 pub, const struct bpf_dynptr *dp, __u32 any_head,
-					  __u32 tuples)
+					  __u32 tuples, void *ctx)
 {
 	struct dynpf_cls_scratch *cs;
 	struct dynpf_rule_ent *e;
@@ -690,7 +691,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 		}
 		cs->slot = i;
 		if (head && *head)
-			dynpf_chain(cs, p, dp, *head);
+			dynpf_chain(cs, p, dp, *head, ctx);
 	}
 	if (cs->nc && dynpf_nonterm(cs, p, out) == DYNPF_ACT_DROP)
 		return DYNPF_ACT_DROP;
@@ -715,7 +716,7 @@ static __always_inline int dynpf_classify(const struct dynpf_pkt *p, struct dynp
 static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 						   struct dynpf_verdict *out, __u64 pub,
 						   const struct bpf_dynptr *dp, __u32 any_head,
-						   __u32 tuples)
+						   __u32 tuples, void *ctx)
 {
 	__builtin_memset(out, 0, sizeof(*out));
 	out->gen = DYNPF_PUB_GEN(pub);
@@ -723,7 +724,7 @@ static __always_inline void dynpf_classify_or_pass(const struct dynpf_pkt *p,
 	 * program once per path that gets here. */
 	out->action = !(pub & (DYNPF_PUB_RULES | DYNPF_PUB_DROP)) * DYNPF_ACT_PASS;
 	if (!out->action)
-		dynpf_classify(p, out, pub, dp, any_head, tuples);
+		dynpf_classify(p, out, pub, dp, any_head, tuples, ctx);
 }
 
 #endif /* DYNPF_BPF_CLASSIFY_H */

@@ -237,9 +237,10 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	};
 
 	/* Here rather than before the lookups: there it took dynpf_xdp_frags
-	 * from 579k to 809k instructions (its spills differ). */
+	 * from 579k to 809k instructions (its spills differ). Without a
+	 * dynptr, from the frame (a helper as fast). */
 	if (hook == DYNPF_HOOK_XDP_FRAGS)
-		len = bpf_dynptr_size(dp);
+		len = DYNPF_LAZY ? bpf_xdp_get_buff_len(ctx) : bpf_dynptr_size(dp);
 	/*
 	 * The first window is copied from the context's linear head
 	 * (dynpf_cur_init(): a slice would cost a kfunc call, about 15 ns);
@@ -252,8 +253,8 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 		head = (const __u8 *)(long)((struct __sk_buff *)ctx)->data;
 		head_end = (const __u8 *)(long)((struct __sk_buff *)ctx)->data_end;
 	}
-	dynpf_cur_init(&c, dp, a, cfg, len, head, head_end);
-	c.vlan_offload = vlan_offload;
+	dynpf_cur_init(&c, dp, a, cfg, len, head, head_end, ctx);
+	a->vlan_offload = vlan_offload;
 	c.skip = dynpf_skips(needs, *(volatile __u32 *)&st->inner_sel);
 	/*
 	 * Declared protocols: only when a rule alive at the generation needs
@@ -288,10 +289,10 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	 * would find none; read again, from pub's line, not kept across the
 	 * parse. */
 	pub &= ~((__u64) !*(volatile __u32 *)&st->inner_sel * DYNPF_NEED_INNER);
-	dynpf_classify_or_pass(p, v, pub, dp, any_head, tuples);
+	dynpf_classify_or_pass(p, v, pub, dp, any_head, tuples, ctx);
 	DYNPF_STOP(DYNPF_STOP_CLASSIFY);
 	dynpf_count(s, p, v);
-	if (v->sample)
+	if (v->sample && !DYNPF_DP_MAKE(ctx, dp))
 		dynpf_sample(dp, p, v);
 	if (dynpf_trace_on)
 		dynpf_trace_out(s, p, v);
@@ -337,7 +338,8 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 		len = ctx->data_end - ctx->data;
 		dynpf_barrier_var(len);
 	}
-	if (bpf_dynptr_from_xdp(ctx, 0, &dp)) {
+	/* Made here, or at each read (DYNPF_DP_LAZY: then never fails). */
+	if (!DYNPF_LAZY && bpf_dynptr_from_xdp(ctx, 0, &dp)) {
 		dynpf_no_dynptr(ctx->ingress_ifindex, hook);
 		return XDP_PASS;
 	}
@@ -362,6 +364,9 @@ int dynpf_xdp_frags(struct xdp_md *ctx)
 	return dynpf_xdp_common(ctx, DYNPF_HOOK_XDP_FRAGS);
 }
 
+/* The TC programs make their dynptr once (their type may not call
+ * bpf_dynptr_from_xdp()): not in the lazy build. */
+#ifndef DYNPF_DP_LAZY
 static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 {
 	struct bpf_dynptr dp;
@@ -399,3 +404,4 @@ int dynpf_tc_egress(struct __sk_buff *skb)
 {
 	return dynpf_tc_common(skb, DYNPF_HOOK_TC_EGRESS);
 }
+#endif /* !DYNPF_DP_LAZY */

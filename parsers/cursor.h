@@ -95,6 +95,13 @@ struct dynpf_area {
 	 */
 	__u32 wbase;
 	__u32 wlen; /* 0: not filled yet for this packet */
+	/*
+	 * TPID << 16 | TCI of a tag taken off the front before the hook
+	 * (skb->vlan_proto, skb->vlan_tci); 0: none. Set for every packet.
+	 * Here, not in the cursor: its 4 bytes there went to the context
+	 * (the TC programs' chain of frames is at 512 bytes).
+	 */
+	__u32 vlan_offload;
 };
 
 /*
@@ -129,8 +136,6 @@ struct dynpf_cursor {
 	__u8 skip;       /* DYNPF_SKIP_*: what the rules loaded do not need parsed */
 	__u8 max_ext;    /* limits from struct dynpf_parse_cfg */
 	__u8 max_stacks;
-	__u32 vlan_offload; /* TPID << 16 | TCI of a tag taken off the front before the
-			     * hook (skb->vlan_proto, skb->vlan_tci); 0: none */
 	/*
 	 * Protocols declared at runtime (parsers/decl.h): the bindings the
 	 * declarations in force use (DYNPF_DECL_*; 0: none, or no rule needs
@@ -145,8 +150,41 @@ struct dynpf_cursor {
 	__u32 decl_key;
 #if !defined(__bpf__)
 	const struct dynpf_proto_tab *tab; /* natively: the declarations (BPF: a map) */
+#else
+	void *ctx; /* the hook's context: the dynptr is made from it (DYNPF_DP_LAZY) */
 #endif
 };
+
+#if defined(__bpf__)
+/*
+ * The dynptr made lazily (XDP): bpf/dynpf.bpf.c built with DYNPF_DP_LAZY
+ * (.output/dynpf_lazy.bpf.o, which the loader takes the XDP programs from,
+ * on the maps of the product's object: loader/lib/progs.c). Then no XDP
+ * program makes its dynptr before the parse: every place that reads
+ * through it (a slide of the window, an area past it, a rare layer's
+ * subprogram, a byte test, a sample) makes it again from the context
+ * first, DYNPF_DP_MAKE(), and a packet read from the window alone (nearly
+ * every packet) makes none. A flag of "made" does not verify (the verifier
+ * keeps no byte constant in the cursor's stack words and walks the path
+ * where the flag says made and the dynptr is not); a dynptr with no
+ * reference may be made again, and a failed make leaves one that reads
+ * nothing. On the wire, XDP with 10,000 rules: about 9% more frames a
+ * second (docs/rules.md, "The dynptr made lazily"). A build of its own,
+ * not a read-only global the verifier prunes by: the tests of one, at each
+ * read and in each case of the window's ladder, took dynpf_xdp_frags from
+ * 697k to 910k verified instructions in the object that makes the dynptr
+ * once, and the TC programs, whose type may not call
+ * bpf_dynptr_from_xdp(), need that object.
+ */
+#ifdef DYNPF_DP_LAZY
+#define DYNPF_LAZY 1
+#define DYNPF_DP_MAKE(ctx, dp) \
+	bpf_dynptr_from_xdp((struct xdp_md *)(ctx), 0, (struct bpf_dynptr *)(dp))
+#else
+#define DYNPF_LAZY 0
+#define DYNPF_DP_MAKE(ctx, dp) 0
+#endif
+#endif
 
 /* n bytes available at off, within the logical end? */
 dynpf_inline int dynpf_cur_need(const struct dynpf_cursor *c, __u32 off, __u32 n)
@@ -193,6 +231,19 @@ dynpf_inline __u64 dynpf_forget(struct dynpf_area *a, __u64 x)
 	return *(volatile __u64 *)&a->forget;
 }
 
+/*
+ * Make the dynptr, then read (DYNPF_DP_LAZY): out of line, so that the
+ * places it is inlined at keep no more values across the calls (inlined,
+ * the declared protocols' frame grew 112 -> 152-160 bytes, and its chain
+ * of calls past 512 bytes of stack).
+ */
+static __attribute__((noinline)) int dynpf_dp_read(void *ctx, __u8 *dst, __u64 n,
+						   struct bpf_dynptr *dp, __u32 off)
+{
+	DYNPF_DP_MAKE(ctx, dp);
+	return bpf_dynptr_read(dst, n, dp, off, 0);
+}
+
 /* Copy the len bytes at off to dst (len <= DYNPF_AREA_MAX); 0 or -1. */
 dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 off, __u32 len)
 {
@@ -204,6 +255,8 @@ dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 o
 	if (n > DYNPF_AREA_MAX)
 		return -1;
 	dynpf_barrier_var(n);
+	if (DYNPF_LAZY)
+		return dynpf_dp_read(c->ctx, dst, n, (struct bpf_dynptr *)c->src, off) ? -1 : 0;
 	return bpf_dynptr_read(dst, n, c->src, off, 0) ? -1 : 0;
 }
 
@@ -253,15 +306,15 @@ typedef __u64 __attribute__((__may_alias__)) dynpf_win_word;
  * the hook's linear head (or a slice of exactly n bytes without one), then
  * into the shared copy at the entry that copies its k = n / 8 whole words.
  */
-#define DYNPF_WIN_FILL(n, k)                                    \
-	case n:                                                 \
-		if (head)                                       \
-			w = head + n <= head_end ? head : NULL; \
-		else                                            \
-			w = bpf_dynptr_slice(dp, 0, NULL, n);   \
-		if (!w)                                         \
-			break;                                  \
-		wn = n;                                         \
+#define DYNPF_WIN_FILL(n, k)                                                            \
+	case n:                                                                         \
+		if (head)                                                               \
+			w = head + n <= head_end ? head : NULL;                         \
+		else                                                                    \
+			w = (DYNPF_DP_MAKE(ctx, dp), bpf_dynptr_slice(dp, 0, NULL, n)); \
+		if (!w)                                                                 \
+			break;                                                          \
+		wn = n;                                                                 \
 		goto dynpf_win_w##k;
 /* The four even sizes of k whole words (clang-format settles on no layout). */
 /* clang-format off */
@@ -280,10 +333,11 @@ typedef __u64 __attribute__((__may_alias__)) dynpf_win_word;
  * points at directly (ctx->data to ctx->data_end: an XDP frame's linear
  * part, an skb's head), the same bytes a slice without a buffer would
  * return; NULL, NULL where there is no such context: then sliced.
+ * ctx: the hook's context, which the dynptr is made from (DYNPF_DP_LAZY).
  */
 dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr *dp,
 				 struct dynpf_area *area, struct dynpf_parse_cfg cfg, __u32 len,
-				 const __u8 *head, const __u8 *head_end)
+				 const __u8 *head, const __u8 *head_end, void *ctx)
 {
 	const void *w = NULL;
 	__u32 wn;
@@ -293,7 +347,8 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 				    .len = len,
 				    .end = len,
 				    .max_ext = cfg.max_ext,
-				    .max_stacks = cfg.max_stacks };
+				    .max_stacks = cfg.max_stacks,
+				    .ctx = ctx };
 	/*
 	 * The first window, at the start of the packet: its bytes in the
 	 * hook's linear head, copied by straight-line loads and stores (a few
@@ -330,7 +385,7 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 		if (head)
 			w = head + DYNPF_WIN <= head_end ? head : NULL;
 		else
-			w = bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN);
+			w = (DYNPF_DP_MAKE(ctx, dp), bpf_dynptr_slice(dp, 0, NULL, DYNPF_WIN));
 		if (w) {
 			dynpf_win_copy(area->b, w, DYNPF_WIN);
 			area->wlen = DYNPF_WIN;

@@ -63,12 +63,14 @@ dynpf_inline int dynpf_parse_eth(struct dynpf_cursor *c, struct dynpf_pkt *p)
 	c->off += sizeof(*eth);
 	/* The outer tag, when the kernel moved it out of the bytes: it was
 	 * the first after the MAC addresses, so it is the first tag. */
-	if (c->vlan_offload && !c->stack) {
-		l2->vlan_tpid[0] = c->vlan_offload >> 16;
-		l2->vlan_tci[0] = c->vlan_offload & 0xffff;
+	if (c->area->vlan_offload && !c->stack) {
+		__u32 tag = c->area->vlan_offload;
+
+		l2->vlan_tpid[0] = tag >> 16;
+		l2->vlan_tci[0] = tag & 0xffff;
 		l2->nvlan = 1;
 		l2->flags = DYNPF_L2_VLAN_OFFLOAD;
-		c->vlan_offload = 0;
+		c->area->vlan_offload = 0;
 	}
 	return dynpf_ethertype_next(proto);
 }

@@ -200,22 +200,33 @@ dynpf_inline int dynpf_step_cursor(struct dynpf_cursor *c, const struct dynpf_cu
 	return 0;
 }
 
+#ifdef DYNPF_DP_LAZY
 /*
- * One rare layer, as a global subprogram: the verifier checks its parser
- * once, against any offset, instead of once per path through the graph.
- * The cost is a call and a bpf_dynptr_clone() per such layer; the
- * cursor's position travels in cur (dynpf_step_cursor()).
+ * The same where the dynptr is made lazily (DYNPF_DP_LAZY): no dynptr to
+ * clone, the subprogram gets the context (a sixth argument is not allowed,
+ * so each subprogram has a form of its own, *_lazy(), which the walk calls
+ * instead); dp is made at once when make says so, else by the first read.
  */
-DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
-				   struct dynpf_cursor *cur, struct dynpf_pkt *p, int proto)
+dynpf_inline int dynpf_step_cursor_lazy(struct dynpf_cursor *c, const struct dynpf_cursor *cur,
+					void *ctx, struct dynpf_area *area, dynpf_clone_t *dp,
+					int make)
 {
-	struct dynpf_cursor c;
-	dynpf_clone_t dp;
-	int r;
+	*c = *cur;
+	if (make && DYNPF_DP_MAKE(ctx, dp))
+		return -1;
+	c->src = dp;
+	c->ctx = ctx;
+	c->area = area;
+	return 0;
+}
+#endif
 
-	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
-		return -DYNPF_E_BAD_HDR;
-	r = dynpf_layer(&c, p, proto, 1);
+/* A rare layer's subprogram, once its cursor is made (below). */
+dynpf_inline int dynpf_layer_run(struct dynpf_cursor *c, struct dynpf_cursor *cur,
+				 struct dynpf_pkt *p, int proto)
+{
+	int r = dynpf_layer(c, p, proto, 1);
+
 	/*
 	 * Rare layers come in runs (an IPv6 extension header chain, a tunnel
 	 * header and its inner IPv6 chain): a second one in the same call
@@ -223,12 +234,44 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
 	 * states differ (the cursor's offsets) and the verifier walks each.
 	 */
 	if (r > DYNPF_P_NONE && dynpf_is_rare(r))
-		r = dynpf_layer(&c, p, r, 1);
-	cur->off = c.off;
-	cur->end = c.end;
-	cur->stack = c.stack;
+		r = dynpf_layer(c, p, r, 1);
+	cur->off = c->off;
+	cur->end = c->end;
+	cur->stack = c->stack;
 	return r;
 }
+
+/*
+ * One rare layer, as a global subprogram: the verifier checks its parser
+ * once, against any offset, instead of once per path through the graph.
+ * The cost is a call and a bpf_dynptr_clone() per such layer; the
+ * cursor's position travels in cur (dynpf_step_cursor()).
+ */
+#ifndef DYNPF_DP_LAZY
+DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
+				   struct dynpf_cursor *cur, struct dynpf_pkt *p, int proto)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
+		return -DYNPF_E_BAD_HDR;
+	return dynpf_layer_run(&c, cur, p, proto);
+}
+#endif
+
+#ifdef DYNPF_DP_LAZY
+DYNPF_SUBPROG int dynpf_layer_step_lazy(void *ctx __arg_ctx, struct dynpf_area *area,
+					struct dynpf_cursor *cur, struct dynpf_pkt *p, int proto)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor_lazy(&c, cur, ctx, area, &dp, 1))
+		return -DYNPF_E_BAD_HDR;
+	return dynpf_layer_run(&c, cur, p, proto);
+}
+#endif
 
 /*
  * After the walk, the protocols declared at runtime (parsers/decl.h), when
@@ -244,26 +287,22 @@ DYNPF_SUBPROG int dynpf_layer_step(dynpf_src_t src, struct dynpf_area *area,
  * past 512 bytes), and no loop over the layers (the walk loops, and the
  * verifier sees the two loops apart).
  */
-DYNPF_SUBPROG int dynpf_decl_area_step(dynpf_src_t src, struct dynpf_area *area,
-				       const struct dynpf_cursor *cur, struct dynpf_pkt *p, __u32 i)
+dynpf_inline int dynpf_decl_area_run(struct dynpf_cursor *c, struct dynpf_area *area,
+				     struct dynpf_pkt *p, __u32 i)
 {
 	const struct dynpf_proto_tab *tab;
 	struct dynpf_tlv_it *it;
-	struct dynpf_cursor c;
 	__u32 family = 0, off = 0, len = 0;
-	dynpf_clone_t dp;
 	__u8 stack = 0;
 	int abase;
 
-	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
+	if (!dynpf_decl_area_of(c, p, i, &family, &off, &len, &stack) ||
+	    !(c->decl & DYNPF_DECL_AREA(family & 7)))
 		return 0;
-	if (!dynpf_decl_area_of(&c, p, i, &family, &off, &len, &stack) ||
-	    !(c.decl & DYNPF_DECL_AREA(family & 7)))
-		return 0;
-	tab = dynpf_decl_tab(&c);
+	tab = dynpf_decl_tab(c);
 	if (!tab)
 		return 0;
-	abase = dynpf_cur_fetch_area(&c, off, len);
+	abase = dynpf_cur_fetch_area(c, off, len);
 	if (abase < 0)
 		return 0; /* the family's walk could not fetch it either */
 	it = (struct dynpf_tlv_it *)area->it;
@@ -275,11 +314,47 @@ DYNPF_SUBPROG int dynpf_decl_area_step(dynpf_src_t src, struct dynpf_area *area,
 	return 0;
 }
 
+#ifndef DYNPF_DP_LAZY
+DYNPF_SUBPROG int dynpf_decl_area_step(dynpf_src_t src, struct dynpf_area *area,
+				       const struct dynpf_cursor *cur, struct dynpf_pkt *p, __u32 i)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
+		return 0;
+	return dynpf_decl_area_run(&c, area, p, i);
+}
+#endif
+
+#ifdef DYNPF_DP_LAZY
+DYNPF_SUBPROG int dynpf_decl_area_step_lazy(void *ctx __arg_ctx, struct dynpf_area *area,
+					    const struct dynpf_cursor *cur, struct dynpf_pkt *p,
+					    __u32 i)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor_lazy(&c, cur, ctx, area, &dp, 0))
+		return 0;
+	return dynpf_decl_area_run(&c, area, p, i);
+}
+#endif
+
 /*
  * Then the header of a protocol bound behind where the walk ended
  * (dynpf_decl_key_after()), if any, as one more layer: a global subprogram
  * of its own, called from the walk, for the same reason.
  */
+dynpf_inline int dynpf_decl_run(struct dynpf_cursor *c, struct dynpf_pkt *p)
+{
+	c->decl_key = dynpf_decl_key_after(p, c->decl);
+	if (!c->decl_key)
+		return 0;
+	return dynpf_layer(c, p, DYNPF_P_DECL, 2);
+}
+
+#ifndef DYNPF_DP_LAZY
 DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
 				  const struct dynpf_cursor *cur, struct dynpf_pkt *p)
 {
@@ -288,11 +363,36 @@ DYNPF_SUBPROG int dynpf_decl_step(dynpf_src_t src, struct dynpf_area *area,
 
 	if (!cur || !p || !area || dynpf_step_cursor(&c, cur, src, area, &dp))
 		return 0;
-	c.decl_key = dynpf_decl_key_after(p, c.decl);
-	if (!c.decl_key)
-		return 0;
-	return dynpf_layer(&c, p, DYNPF_P_DECL, 2);
+	return dynpf_decl_run(&c, p);
 }
+#endif
+
+#ifdef DYNPF_DP_LAZY
+DYNPF_SUBPROG int dynpf_decl_step_lazy(void *ctx __arg_ctx, struct dynpf_area *area,
+				       const struct dynpf_cursor *cur, struct dynpf_pkt *p)
+{
+	struct dynpf_cursor c;
+	dynpf_clone_t dp;
+
+	if (!cur || !p || !area || dynpf_step_cursor_lazy(&c, cur, ctx, area, &dp, 0))
+		return 0;
+	return dynpf_decl_run(&c, p);
+}
+
+/*
+ * A global subprogram of the walk in its form for the instance: the lazy
+ * one's first argument is the context, the other's the dynptr; then the
+ * cursor's pointers again, which the verifier forgets across the call.
+ */
+#define DYNPF_STEP_CALL(fn, ...) fn##_lazy(ctx, __VA_ARGS__)
+#else
+#define DYNPF_STEP_CALL(fn, ...) fn(src, __VA_ARGS__)
+#endif
+#if defined(__bpf__)
+#define DYNPF_STEP_AFTER(c) ((c)->src = src, (c)->area = area, (c)->ctx = ctx)
+#else
+#define DYNPF_STEP_AFTER(c) ((c)->src = src, (c)->area = area)
+#endif
 
 /*
  * Is next a TCP or UDP header of the inner stack that the cursor says no
@@ -319,6 +419,9 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	/* Kept apart from *c, which a rare layer's call overwrites. */
 	struct dynpf_area *area = c->area;
 	dynpf_src_t src = c->src;
+#if defined(__bpf__)
+	void *ctx = c->ctx;
+#endif
 	__u32 i, k;
 	int next;
 
@@ -355,10 +458,9 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	 * DYNPF_E_DEPTH rather than silently. */
 	for (; next > DYNPF_P_NONE && i <= DYNPF_MAX_LAYERS && !dynpf_inner_l4_cut(c, next); i++) {
 		if (dynpf_is_rare(next)) {
-			next = dynpf_layer_step(src, area, c, p, next);
+			next = DYNPF_STEP_CALL(dynpf_layer_step, area, c, p, next);
 			/* The call may have written *c: the verifier forgets its pointers. */
-			c->src = src;
-			c->area = area;
+			DYNPF_STEP_AFTER(c);
 		} else {
 			next = dynpf_layer(c, p, next, 0);
 		}
@@ -372,14 +474,12 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 			break;
 		if (!dynpf_decl_may_area(p->layers[k].proto))
 			continue;
-		dynpf_decl_area_step(src, area, c, p, k);
-		c->src = src;
-		c->area = area;
+		DYNPF_STEP_CALL(dynpf_decl_area_step, area, c, p, k);
+		DYNPF_STEP_AFTER(c);
 	}
 	if (c->decl & 0xff) {
-		dynpf_decl_step(src, area, c, p);
-		c->src = src;
-		c->area = area;
+		DYNPF_STEP_CALL(dynpf_decl_step, area, c, p);
+		DYNPF_STEP_AFTER(c);
 	}
 }
 

@@ -12,7 +12,7 @@ void dynpf_parse_native_decl(const __u8 *data, __u32 len, __u16 tpid, __u16 tci,
 
 	memset(p, 0, sizeof(*p));
 	dynpf_cur_init(&c, data, len, &area, cfg ? *cfg : DYNPF_PARSE_CFG_DEFAULT);
-	c.vlan_offload = tpid ? (__u32)tpid << 16 | tci : 0;
+	area.vlan_offload = tpid ? (__u32)tpid << 16 | tci : 0;
 	c.tab = tab;
 	c.decl = tab ? tab->bits : 0;
 	dynpf_parse_packet(&c, p);

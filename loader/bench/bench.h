@@ -178,6 +178,7 @@ struct bench_bpf;
 
 struct bench_ctx {
 	struct dynpf_bpf *dynpf;
+	struct dynpf_lazy_bpf *dynpf_xdp; /* its XDP programs (lib/progs.h) */
 	struct bench_bpf *ref;
 	int fd[BENCH_NHOOKS][NVARIANTS];
 	int prim_fd[BENCH_NHOOKS][NPRIMS];

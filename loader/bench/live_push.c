@@ -162,7 +162,7 @@ int lv_single(struct lv_ctx *x)
 	if (err)
 		return err;
 	t0 = dynpf_now();
-	err = rb_single_run(&x->c, bpf_program__fd(x->pr.skel->progs.dynpf_xdp),
+	err = rb_single_run(&x->c, bpf_program__fd(dynpf_progs_prog(&x->pr, DYNPF_HOOK_XDP)),
 			    x->pr.skel->maps.dynpf_verdicts, x->rules, &r->single);
 	err = err ?: lv_sender_error(&x->tx);
 	err = err ?: lv_rx_read(x, LV_XDP_BIG, act1);

@@ -75,9 +75,9 @@ int rx_attach(struct lv_ctx *x, int conf)
 	const char *name = tc ? "dynpf_tc_ingress" : c->hook ? "dynpf_xdp" : "bench_live_drop";
 	int prog, err;
 
-	prog = tc                        ? bpf_program__fd(x->pr.skel->progs.dynpf_tc_ingress)
+	prog = tc                        ? bpf_program__fd(dynpf_progs_prog(&x->pr, c->hook))
 	       : c->hook && x->on_versus ? x->versus_fd
-	       : c->hook                 ? bpf_program__fd(x->pr.skel->progs.dynpf_xdp)
+	       : c->hook                 ? bpf_program__fd(dynpf_progs_prog(&x->pr, c->hook))
 					 : bpf_program__fd(x->ref->progs.bench_live_drop);
 	x->rx.ns = x->tb.rx_ns;
 	x->rx.ifindex = x->tb.rx_ifindex;

@@ -36,6 +36,7 @@
 #include "lib/util.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 #include "lang/rules_lang.h"
@@ -609,11 +610,15 @@ int cmd_bench(int argc, char **argv)
 
 	/* dynpf as shipped: the defaults, trace off (the shapes need it). */
 	if (rules != RUN_ONLY) {
-		b.dynpf = dynpf_bpf__open_and_load();
-		if (!b.dynpf) {
+		b.dynpf = dynpf_bpf__open();
+		if (b.dynpf)
+			dynpf_skel_tc_only(b.dynpf, 0);
+		if (!b.dynpf || dynpf_bpf__load(b.dynpf)) {
 			bench_say_unloaded("bench", "dynpf's BPF programs", -errno);
-			goto free_percpu;
+			goto destroy_dynpf;
 		}
+		if (dynpf_xdp_open(b.dynpf, 0, &b.dynpf_xdp))
+			goto destroy_dynpf;
 	}
 	if (b.dynpf && b.dynpf->rodata->dynpf_trace_on) {
 		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
@@ -671,8 +676,8 @@ int cmd_bench(int argc, char **argv)
 destroy_ref:
 	bench_bpf__destroy(b.ref);
 destroy_dynpf:
+	dynpf_lazy_bpf__destroy(b.dynpf_xdp);
 	dynpf_bpf__destroy(b.dynpf);
-free_percpu:
 	free(b.percpu);
 	return ret;
 }

@@ -31,6 +31,7 @@
 #include "bench/bench.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 
@@ -49,12 +50,13 @@ void bench_find_progs(struct bench_ctx *b)
 {
 	struct bench_bpf *r = b->ref;
 	struct dynpf_bpf *d = b->dynpf;
+	struct dynpf_lazy_bpf *dx = b->dynpf_xdp;
 	/* No dynpf (--rules-only: the rule benchmarks load their own): -1. */
 	const struct bpf_program *p[BENCH_NHOOKS][NVARIANTS] = {
 		{ r->progs.bench_empty_xdp, r->progs.bench_direct_xdp,
-		  d ? d->progs.dynpf_xdp : NULL },
+		  dx ? dx->progs.dynpf_xdp : NULL },
 		{ r->progs.bench_empty_xdp_frags, r->progs.bench_direct_xdp_frags,
-		  d ? d->progs.dynpf_xdp_frags : NULL },
+		  dx ? dx->progs.dynpf_xdp_frags : NULL },
 		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc,
 		  d ? d->progs.dynpf_tc_ingress : NULL },
 	};

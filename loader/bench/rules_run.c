@@ -28,6 +28,7 @@
 #include "bench/rules.h"
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 #include "native.h"
@@ -167,18 +168,22 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		p_err("bench: cannot size the rule tables: %s", strerror(-err));
 		goto fail;
 	}
+	dynpf_skel_tc_only(x.skel, 0);
 	err = dynpf_bpf__load(x.skel);
 	if (err) {
 		bench_say_unloaded("bench", "dynpf's BPF programs", err);
 		goto fail;
 	}
+	err = dynpf_xdp_open(x.skel, 1u << DYNPF_HOOK_XDP, &x.xdp);
+	if (err)
+		goto fail;
 	res->prog_load_ms = dynpf_now() * 1e3 - t0;
 	if (x.skel->rodata->dynpf_trace_on) {
 		p_err("bench: dynpf_trace_on defaults to on: refusing to time the trace");
 		err = -EINVAL;
 		goto fail;
 	}
-	x.prog_fd[0] = bpf_program__fd(x.skel->progs.dynpf_xdp);
+	x.prog_fd[0] = bpf_program__fd(x.xdp->progs.dynpf_xdp);
 	x.prog_fd[1] = bpf_program__fd(x.skel->progs.dynpf_tc_ingress);
 	err = rb_stages_open(&x);
 	if (err)
@@ -237,6 +242,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	rb_stages_close(&x);
 	rb_frames_close(&x);
 	dynpf_ctrl_close(&x.c);
+	dynpf_lazy_bpf__destroy(x.xdp);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
 	*out = res;
@@ -246,6 +252,7 @@ fail:
 	rb_frames_close(&x);
 	if (x.c.urb || x.c.acks)
 		dynpf_ctrl_close(&x.c);
+	dynpf_lazy_bpf__destroy(x.xdp);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
 	bench_rules_free(res);

@@ -29,6 +29,7 @@
 #include "attach/clsact.h"
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 
@@ -79,7 +80,7 @@ static int xdp_replace(struct attachment *a, struct bpf_program *prog, __u32 id)
 static int attach_xdp(struct daemon *d, struct attachment *a)
 {
 	struct bpf_program *prog =
-		a->cfg.frags ? d->skel->progs.dynpf_xdp_frags : d->skel->progs.dynpf_xdp;
+		a->cfg.frags ? d->xdp->progs.dynpf_xdp_frags : d->xdp->progs.dynpf_xdp;
 	bool generic = xdp_mode(a) == DYNPF_XDP_GENERIC;
 	const char *mode = dynpf_xdp_mode_name(xdp_mode(a));
 	struct xdp_program *xp;

@@ -35,6 +35,7 @@
 #include "daemon/daemon.h"
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/nl.h"
 #include "lib/progs.h"
@@ -350,6 +351,7 @@ static void release(struct daemon *d)
 	for (int i = 0; i < d->natt; i++)
 		if (d->att[i].tc.fd >= 0)
 			close(d->att[i].tc.fd); /* the pin keeps the link */
+	dynpf_lazy_bpf__destroy(d->xdp);
 	dynpf_bpf__destroy(d->skel);
 	close(d->lockfd);
 }

@@ -19,6 +19,7 @@
 
 #include "daemon/internal.h"
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/progs.h"
 #include "lib/util.h"
 
@@ -325,10 +326,30 @@ static void ctrl_metrics(FILE *f, const struct daemon *d)
 	series(f, "dynpf_ctrl_ring_full_total", "", r->full);
 }
 
+/* One series of name per loaded program of obj: runs (k 1) or seconds. */
+static void prog_runs(FILE *f, const char *name, int k, struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+			continue;
+		if (k)
+			fprintf(f, "%s{program=\"%s\"} %llu\n", name, bpf_program__name(p),
+				(unsigned long long)info.run_cnt);
+		else
+			fprintf(f, "%s{program=\"%s\"} %.9f\n", name, bpf_program__name(p),
+				info.run_time_ns / 1e9);
+	}
+}
+
 /* The programs' run time, where the kernel counts it (BPF stats). */
 static void prog_metrics(FILE *f, const struct daemon *d)
 {
-	struct bpf_program *p;
 	FILE *sf = fopen("/proc/sys/kernel/bpf_stats_enabled", "re");
 	int on = 0;
 
@@ -350,20 +371,10 @@ static void prog_metrics(FILE *f, const struct daemon *d)
 			   "a BPF_ENABLE_STATS file descriptor is held)."
 			 : "Time each dynpf program ran: 0 unless kernel.bpf_stats_enabled is 1 "
 			   "(or a BPF_ENABLE_STATS file descriptor is held).");
-		bpf_object__for_each_program(p, d->skel->obj) {
-			struct bpf_prog_info info = {};
-			__u32 len = sizeof(info);
-			int fd = bpf_program__fd(p);
-
-			if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
-				continue;
-			if (k)
-				fprintf(f, "%s{program=\"%s\"} %llu\n", name, bpf_program__name(p),
-					(unsigned long long)info.run_cnt);
-			else
-				fprintf(f, "%s{program=\"%s\"} %.9f\n", name, bpf_program__name(p),
-					info.run_time_ns / 1e9);
-		}
+		/* skel's programs, then the XDP programs (lib/progs.h). */
+		prog_runs(f, name, k, d->skel->obj);
+		if (d->xdp)
+			prog_runs(f, name, k, d->xdp->obj);
 	}
 }
 

@@ -157,6 +157,8 @@ int load_programs(struct daemon *d)
 	 * for their pinned links (attach/ needs none: bpf_link_create). */
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_ingress, BPF_TCX_INGRESS);
 	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
+	/* Its XDP programs come from the lazy build, loaded after it. */
+	dynpf_skel_tc_only(d->skel, 0);
 	pin_path(d, "dynpf_state", path, sizeof(path));
 	d->adopted = !stat(path, &st);
 	/* Maps of the same sizes and another layout would be adopted by
@@ -210,6 +212,9 @@ int load_programs(struct daemon *d)
 				 : ": run with -vv to see the verifier log");
 		return err;
 	}
+	err = dynpf_xdp_open(d->skel, 0, &d->xdp);
+	if (err)
+		return err;
 	if (!d->adopted) {
 		err = write_layout(d);
 		if (err) {

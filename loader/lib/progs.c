@@ -15,6 +15,7 @@
 
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 
@@ -166,6 +167,82 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 
 static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
 
+#define DYNPF_XDP_HOOKS (1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_XDP_FRAGS)
+
+int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy_bpf **out)
+{
+	struct dynpf_lazy_bpf *x;
+	struct bpf_map *m, *src;
+	int err;
+
+	*out = NULL;
+	hooks = hooks ? hooks & DYNPF_XDP_HOOKS : DYNPF_XDP_HOOKS;
+	if (!hooks)
+		return 0;
+	x = dynpf_lazy_bpf__open();
+	if (!x) {
+		err = -errno;
+		p_err("cannot open the XDP programs' object: %s", strerror(-err));
+		return err;
+	}
+	/* skel's settings, field by field: the two objects lay them out apart. */
+	x->rodata->dynpf_trace_on = skel->rodata->dynpf_trace_on;
+	x->rodata->dynpf_trace_nowake = skel->rodata->dynpf_trace_nowake;
+	x->rodata->dynpf_cfg_max_ext = skel->rodata->dynpf_cfg_max_ext;
+	x->rodata->dynpf_cfg_max_stacks = skel->rodata->dynpf_cfg_max_stacks;
+	x->rodata->dynpf_cfg_max_rules = skel->rodata->dynpf_cfg_max_rules;
+	x->rodata->dynpf_cfg_max_ops = skel->rodata->dynpf_cfg_max_ops;
+	x->rodata->dynpf_cfg_buckets = skel->rodata->dynpf_cfg_buckets;
+	bpf_program__set_autoload(x->progs.dynpf_xdp, hooks & 1u << DYNPF_HOOK_XDP);
+	bpf_program__set_autoload(x->progs.dynpf_xdp_frags, hooks & 1u << DYNPF_HOOK_XDP_FRAGS);
+	/* Every map skel's programs use: the rule set, the counters, the trace. */
+	bpf_object__for_each_map(m, x->obj) {
+		if (bpf_map__is_internal(m))
+			continue;
+		src = bpf_object__find_map_by_name(skel->obj, bpf_map__name(m));
+		err = src ? bpf_map__reuse_fd(m, bpf_map__fd(src)) : -ENOENT;
+		if (err) {
+			p_err("cannot share the map %s with the XDP programs: %s", bpf_map__name(m),
+			      strerror(-err));
+			goto fail;
+		}
+	}
+	err = dynpf_lazy_bpf__load(x);
+	if (err) {
+		p_err("cannot load the XDP programs (%s): run with -vv to see the verifier log",
+		      strerror(-err));
+		goto fail;
+	}
+	*out = x;
+	return 0;
+fail:
+	dynpf_lazy_bpf__destroy(x);
+	return err;
+}
+
+/* skel's program of hook, whether it is loaded or not. */
+static struct bpf_program *skel_prog(struct dynpf_bpf *skel, int hook)
+{
+	switch (hook) {
+	case DYNPF_HOOK_XDP:
+		return skel->progs.dynpf_xdp;
+	case DYNPF_HOOK_XDP_FRAGS:
+		return skel->progs.dynpf_xdp_frags;
+	case DYNPF_HOOK_TC_INGRESS:
+		return skel->progs.dynpf_tc_ingress;
+	case DYNPF_HOOK_TC_EGRESS:
+		return skel->progs.dynpf_tc_egress;
+	}
+	return NULL;
+}
+
+void dynpf_skel_tc_only(struct dynpf_bpf *skel, unsigned int hooks)
+{
+	for (int h = DYNPF_HOOK_XDP; h <= DYNPF_HOOK_TC_EGRESS; h++)
+		if ((hooks && !(hooks & (1u << h))) || (DYNPF_XDP_HOOKS & (1u << h)))
+			bpf_program__set_autoload(skel_prog(skel, h), false);
+}
+
 int dynpf_progs_open(struct dynpf_progs *pr, enum dynpf_trace trace,
 		     const struct dynpf_parse_cfg *cfg, uint32_t max_rules)
 {
@@ -193,9 +270,7 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
 	/* A test run's record is consumed right after the run: waking a reader
 	 * (an IPI from the submit) was 10% of a replay's time. */
 	pr->skel->rodata->dynpf_trace_nowake = trace == DYNPF_TRACE_TEST_RUN;
-	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
-		if (!(hooks & (1u << h)))
-			bpf_program__set_autoload(hook_prog(pr, h), false);
+	dynpf_skel_tc_only(pr->skel, hooks);
 	/* No rule capacity, no rules: the drain, which only the control
 	 * channel runs, is not loaded (its verification is 0.7 s of a replay). */
 	if (!max_rules)
@@ -215,6 +290,9 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
 		      strerror(-err));
 		goto fail;
 	}
+	err = dynpf_xdp_open(pr->skel, hooks, &pr->xdp);
+	if (err)
+		goto fail;
 	pr->rb = ring_buffer__new(bpf_map__fd(pr->skel->maps.dynpf_trace), on_trace, pr, NULL);
 	if (!pr->rb) {
 		err = -errno;
@@ -243,9 +321,7 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 	*lean->skel->rodata = *of->skel->rodata;
 	lean->skel->rodata->dynpf_trace_on = 0;
 	lean->skel->rodata->dynpf_trace_nowake = 0;
-	for (int h = DYNPF_HOOK_XDP; hooks && h <= DYNPF_HOOK_TC_EGRESS; h++)
-		if (!(hooks & (1u << h)))
-			bpf_program__set_autoload(hook_prog(lean, h), false);
+	dynpf_skel_tc_only(lean->skel, hooks);
 	/* of's drain keeps the rule set these programs read. */
 	bpf_program__set_autoload(lean->skel->progs.dynpf_drain, false);
 	bpf_object__for_each_map(m, lean->skel->obj) {
@@ -268,6 +344,10 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 		      strerror(-err));
 		goto fail;
 	}
+	/* Its XDP programs on its maps (of's rule set, its own counters). */
+	err = dynpf_xdp_open(lean->skel, hooks, &lean->xdp);
+	if (err)
+		goto fail;
 	return 0;
 fail:
 	dynpf_progs_close(lean);
@@ -307,8 +387,10 @@ enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, cons
 void dynpf_progs_close(struct dynpf_progs *pr)
 {
 	ring_buffer__free(pr->rb);
+	dynpf_lazy_bpf__destroy(pr->xdp);
 	dynpf_bpf__destroy(pr->skel);
 	pr->rb = NULL;
+	pr->xdp = NULL;
 	pr->skel = NULL;
 }
 
@@ -316,15 +398,16 @@ static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
 {
 	switch (hook) {
 	case DYNPF_HOOK_XDP:
-		return pr->skel->progs.dynpf_xdp;
+		return pr->xdp ? pr->xdp->progs.dynpf_xdp : NULL;
 	case DYNPF_HOOK_XDP_FRAGS:
-		return pr->skel->progs.dynpf_xdp_frags;
-	case DYNPF_HOOK_TC_INGRESS:
-		return pr->skel->progs.dynpf_tc_ingress;
-	case DYNPF_HOOK_TC_EGRESS:
-		return pr->skel->progs.dynpf_tc_egress;
+		return pr->xdp ? pr->xdp->progs.dynpf_xdp_frags : NULL;
 	}
-	return NULL;
+	return skel_prog(pr->skel, hook);
+}
+
+struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook)
+{
+	return hook_prog(pr, hook);
 }
 
 static bool is_ip_ethertype(const uint8_t *d, uint32_t len)

@@ -8,12 +8,19 @@
 
 #include "dynpf/ctrl.h"
 
+struct bpf_program;
 struct dynpf_bpf;
+struct dynpf_lazy_bpf;
 struct ring_buffer;
 
 /* The packet programs, loaded for test runs with the trace ring on. */
 struct dynpf_progs {
+	/* The maps, the TC programs and the drain (.output/dynpf.bpf.o). */
 	struct dynpf_bpf *skel;
+	/* The XDP programs, on skel's maps: .output/dynpf_lazy.bpf.o, their
+	 * dynptr made at each read (parsers/cursor.h, DYNPF_DP_LAZY); NULL when no
+	 * XDP hook is loaded. */
+	struct dynpf_lazy_bpf *xdp;
 	/*
 	 * Bytes of an xdp-frags test-run frame that go into the linear part;
 	 * the rest goes into fragments. 0: the kernel's maximum (3520 here).
@@ -80,6 +87,24 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
  * Replay compares its verdicts with the traced ones. 0 or -errno (said).
  */
 int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsigned int hooks);
+
+/* The loaded program of hook (DYNPF_HOOK_*) in pr, or NULL. */
+struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook);
+
+/*
+ * The product's XDP programs of hooks (bits 1 << DYNPF_HOOK_XDP, _XDP_FRAGS;
+ * 0: both; others ignored) in *out: the lazy build of the packet programs,
+ * on every map of skel (loaded) and with its settings (trace, parse limits,
+ * rule capacity). Nothing to load: *out NULL, 0. 0 or -errno (said).
+ */
+int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy_bpf **out);
+
+/*
+ * Before skel's load: of its packet programs, only the TC ones of hooks (0:
+ * all hooks): its XDP programs make their dynptr before the parse, the
+ * product's come from dynpf_xdp_open().
+ */
+void dynpf_skel_tc_only(struct dynpf_bpf *skel, unsigned int hooks);
 
 /* One test run of the hook's program of pr: its verdict, from dynpf_verdicts. */
 enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, const void *data,

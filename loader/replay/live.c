@@ -118,16 +118,13 @@ static int choose_hook(void)
  */
 static int attach_rx(void)
 {
-	struct dynpf_bpf *skel = live.pr.skel;
 	enum dynpf_xdp_mode xmode =
 		live.mode == DYNPF_LIVE_XDP ? DYNPF_XDP_NATIVE : DYNPF_XDP_GENERIC;
 	bool tc = live.mode == DYNPF_LIVE_TC;
 	struct bpf_program *prog;
 	int err;
 
-	prog = live.hook == DYNPF_HOOK_TC_INGRESS  ? skel->progs.dynpf_tc_ingress
-	       : live.hook == DYNPF_HOOK_XDP_FRAGS ? skel->progs.dynpf_xdp_frags
-						   : skel->progs.dynpf_xdp;
+	prog = dynpf_progs_prog(&live.pr, live.hook);
 	live.prog_name = bpf_program__section_name(prog);
 	live.rx.ns = live.rx_ns;
 	live.rx.ifindex = live.rx_ifindex;

@@ -82,8 +82,8 @@ void test_actions(void)
 		CHECK("actions: reopen", 0, "cannot load the programs");
 		return;
 	}
-	xdp = pr.skel->progs.dynpf_xdp;
-	tc = pr.skel->progs.dynpf_tc_ingress;
+	xdp = dynpf_progs_prog(&pr, DYNPF_HOOK_XDP);
+	tc = dynpf_progs_prog(&pr, DYNPF_HOOK_TC_INGRESS);
 	r[0].arg = 0x5a5a;
 	m_proto(&r[0], 6);
 	r[1].arg = 1; /* lo */
@@ -116,8 +116,8 @@ void test_bytes(void)
 		CHECK("bytes: reopen", 0, "cannot load the programs");
 		return;
 	}
-	xdp = pr.skel->progs.dynpf_xdp;
-	tc = pr.skel->progs.dynpf_tc_ingress;
+	xdp = dynpf_progs_prog(&pr, DYNPF_HOOK_XDP);
+	tc = dynpf_progs_prog(&pr, DYNPF_HOOK_TC_INGRESS);
 	m_data(&r[0], DYNPF_DT_L4, 0, 2, 2); /* dport 23 */
 	r[0].m.data[0].val[1] = 23;
 	m_data(&r[1], DYNPF_DT_L4, 0, 2, 2); /* dport 22 */

@@ -46,7 +46,7 @@ static void expect(const char *name, const struct pkt *p, int dropped)
 	CHECK_EQ(name, v.rule, dropped ? 30 : 0);
 	if (!dropped)
 		CHECK_EQ(name, parsed.err, DYNPF_E_TRUNCATED);
-	CHECK_EQ(name, test_run(pr.skel->progs.dynpf_tc_ingress, p, NULL),
+	CHECK_EQ(name, test_run(dynpf_progs_prog(&pr, DYNPF_HOOK_TC_INGRESS), p, NULL),
 		 dropped ? 2 /* TC_ACT_SHOT */ : -1 /* TC_ACT_UNSPEC */);
 	ring_buffer__consume(pr.rb); /* its trace record, not the next run's */
 }

@@ -32,6 +32,6 @@ static __always_inline struct dynpf_area *test_cursor(struct xdp_md *ctx, struct
 		return NULL;
 	bpf_dynptr_from_xdp(ctx, 0, dp);
 	dynpf_cur_init(c, dp, area, DYNPF_PARSE_CFG_DEFAULT, bpf_dynptr_size(dp),
-		       (const __u8 *)(long)ctx->data, (const __u8 *)(long)ctx->data_end);
+		       (const __u8 *)(long)ctx->data, (const __u8 *)(long)ctx->data_end, ctx);
 	return area;
 }
