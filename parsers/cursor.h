@@ -150,8 +150,8 @@ struct dynpf_cursor {
 	__u32 decl_key;
 #if !defined(__bpf__)
 	const struct dynpf_proto_tab *tab; /* natively: the declarations (BPF: a map) */
-#else
-	void *ctx; /* the hook's context: the dynptr is made from it (DYNPF_DP_LAZY) */
+#elif defined(DYNPF_DP_LAZY)
+	void *ctx; /* the hook's context: the dynptr is made from it (below) */
 #endif
 };
 
@@ -237,12 +237,14 @@ dynpf_inline __u64 dynpf_forget(struct dynpf_area *a, __u64 x)
  * the declared protocols' frame grew 112 -> 152-160 bytes, and its chain
  * of calls past 512 bytes of stack).
  */
+#ifdef DYNPF_DP_LAZY
 static __attribute__((noinline)) int dynpf_dp_read(void *ctx, __u8 *dst, __u64 n,
 						   struct bpf_dynptr *dp, __u32 off)
 {
 	DYNPF_DP_MAKE(ctx, dp);
 	return bpf_dynptr_read(dst, n, dp, off, 0);
 }
+#endif
 
 /* Copy the len bytes at off to dst (len <= DYNPF_AREA_MAX); 0 or -1. */
 dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 off, __u32 len)
@@ -255,9 +257,11 @@ dynpf_inline int dynpf_cur_copy(const struct dynpf_cursor *c, __u8 *dst, __u32 o
 	if (n > DYNPF_AREA_MAX)
 		return -1;
 	dynpf_barrier_var(n);
-	if (DYNPF_LAZY)
-		return dynpf_dp_read(c->ctx, dst, n, (struct bpf_dynptr *)c->src, off) ? -1 : 0;
+#ifdef DYNPF_DP_LAZY
+	return dynpf_dp_read(c->ctx, dst, n, (struct bpf_dynptr *)c->src, off) ? -1 : 0;
+#else
 	return bpf_dynptr_read(dst, n, c->src, off, 0) ? -1 : 0;
+#endif
 }
 
 /*
@@ -347,8 +351,12 @@ dynpf_inline void dynpf_cur_init(struct dynpf_cursor *c, const struct bpf_dynptr
 				    .len = len,
 				    .end = len,
 				    .max_ext = cfg.max_ext,
-				    .max_stacks = cfg.max_stacks,
-				    .ctx = ctx };
+				    .max_stacks = cfg.max_stacks };
+#ifdef DYNPF_DP_LAZY
+	c->ctx = ctx;
+#else
+	(void)ctx;
+#endif
 	/*
 	 * The first window, at the start of the packet: its bytes in the
 	 * hook's linear head, copied by straight-line loads and stores (a few

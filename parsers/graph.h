@@ -388,7 +388,7 @@ DYNPF_SUBPROG int dynpf_decl_step_lazy(void *ctx __arg_ctx, struct dynpf_area *a
 #else
 #define DYNPF_STEP_CALL(fn, ...) fn(src, __VA_ARGS__)
 #endif
-#if defined(__bpf__)
+#ifdef DYNPF_DP_LAZY
 #define DYNPF_STEP_AFTER(c) ((c)->src = src, (c)->area = area, (c)->ctx = ctx)
 #else
 #define DYNPF_STEP_AFTER(c) ((c)->src = src, (c)->area = area)
@@ -419,7 +419,7 @@ dynpf_inline void dynpf_parse_packet(struct dynpf_cursor *c, struct dynpf_pkt *p
 	/* Kept apart from *c, which a rare layer's call overwrites. */
 	struct dynpf_area *area = c->area;
 	dynpf_src_t src = c->src;
-#if defined(__bpf__)
+#ifdef DYNPF_DP_LAZY
 	void *ctx = c->ctx;
 #endif
 	__u32 i, k;

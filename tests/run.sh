@@ -1124,7 +1124,8 @@ t_err "bench --print-rules with --live is refused" 2 "--print-rules runs alone" 
 # the control, a rule set without a marker, is seen), a word on xdp-bench,
 # and nothing is left: no namespace of this run, no new entry in bpffs. Other
 # runs on this machine may pin meanwhile: the daemon tests' dynpf-test-PID
-# is theirs, not this run's. --versus, this build's own object: its 7 pairs
+# is theirs, not this run's. --versus, this build's XDP that makes its dynptr
+# before the parse (the product's makes it at each read): its 7 pairs
 # with this build's dynpf_xdp, each with traffic, and their median.
 bench_live_smoke() {
 	local out=$OUT/bench_live.out pid conf m before new

@@ -33,91 +33,6 @@ const char *const rb_stage_names[RB_NSTAGES + 1] = {
 	"classify: probes",           "counters",
 };
 
-/* Every map of obj but its internal ones (.rodata, .bss) is x->skel's. */
-static int reuse_maps(struct bpf_object *obj, struct dynpf_bpf *from)
-{
-	struct bpf_map *m, *src;
-	int err;
-
-	bpf_object__for_each_map(m, obj) {
-		if (bpf_map__is_internal(m))
-			continue;
-		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
-		if (!src)
-			return -ENOENT;
-		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* The offset and size of the .rodata variable named name, from BTF; -1 if none. */
-static long rodata_var(const struct btf *btf, const char *name, __u32 *size)
-{
-	int id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *t;
-
-	if (id < 0)
-		return -1;
-	t = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(t);
-	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
-		const struct btf_type *v = btf__type_by_id(btf, vs->type);
-
-		if (!strcmp(btf__name_by_offset(btf, v->name_off), name)) {
-			*size = vs->size;
-			return vs->offset;
-		}
-	}
-	return -1;
-}
-
-/* The .rodata map of obj, or NULL. */
-static struct bpf_map *rodata_map(struct bpf_object *obj)
-{
-	struct bpf_map *m;
-
-	bpf_object__for_each_map(m, obj)
-		if (bpf_map__is_internal(m) && strstr(bpf_map__name(m), ".rodata"))
-			return m;
-	return NULL;
-}
-
-/* obj's read-only globals as x->skel's, where they have the same name and size. */
-static int copy_rodata(struct bpf_object *obj, struct dynpf_bpf *from)
-{
-	const struct btf *btf = bpf_object__btf(obj), *fbtf = bpf_object__btf(from->obj);
-	struct bpf_map *m = rodata_map(obj), *fm = rodata_map(from->obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *t;
-	size_t sz, fsz;
-	const char *src;
-	char *dst;
-	int id;
-
-	if (!m || !fm || !btf || !fbtf)
-		return -ENOENT;
-	dst = bpf_map__initial_value(m, &sz);
-	src = bpf_map__initial_value(fm, &fsz);
-	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-	if (!dst || !src || id < 0)
-		return -ENOENT;
-	t = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(t);
-	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
-		const struct btf_type *v = btf__type_by_id(btf, vs->type);
-		__u32 fsize = 0;
-		long foff = rodata_var(fbtf, btf__name_by_offset(btf, v->name_off), &fsize);
-
-		if (foff >= 0 && fsize == vs->size && vs->offset + vs->size <= sz &&
-		    (size_t)foff + fsize <= fsz)
-			memcpy(dst + vs->offset, src + foff, vs->size);
-	}
-	return 0;
-}
-
 /*
  * Load obj's dynpf_xdp alone, its read-only globals as skel's, on skel's maps:
  * its fd in *fd. what names obj in errors.
@@ -135,8 +50,8 @@ static int load_on_maps(struct bpf_object *obj, struct dynpf_bpf *skel, const ch
 			xdp = p;
 	}
 	err = xdp ? 0 : -ENOENT;
-	err = err ?: copy_rodata(obj, skel);
-	err = err ?: reuse_maps(obj, skel);
+	err = err ?: dynpf_copy_rodata(obj, skel->obj);
+	err = err ?: dynpf_reuse_maps(obj, skel->obj);
 	err = err ?: bpf_object__load(obj);
 	if (err) {
 		p_err("bench: %s: no dynpf_xdp loadable on this build's maps: %s", what,
@@ -222,7 +137,7 @@ static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *
 		return err;
 	/* Its read-only globals made skel's (as --versus's), then its stage:
 	 * dynpf_stop_after is the ablation's own. */
-	err = copy_rodata(*out, x->skel);
+	err = dynpf_copy_rodata(*out, x->skel->obj);
 	if (err) {
 		p_err("bench: the ablation's read-only globals: %s", strerror(-err));
 		return err;

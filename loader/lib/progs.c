@@ -165,6 +165,89 @@ int dynpf_size_rule_maps(struct dynpf_bpf *skel, uint32_t max_rules)
 	return err;
 }
 
+int dynpf_reuse_maps(struct bpf_object *obj, const struct bpf_object *from)
+{
+	struct bpf_map *m, *src;
+	int err;
+
+	bpf_object__for_each_map(m, obj) {
+		if (bpf_map__is_internal(m))
+			continue;
+		src = bpf_object__find_map_by_name(from, bpf_map__name(m));
+		if (!src)
+			return -ENOENT;
+		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The offset and size of the .rodata variable named name, from BTF; -1 if none. */
+static long rodata_var(const struct btf *btf, const char *name, __u32 *size)
+{
+	int id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+		if (!strcmp(btf__name_by_offset(btf, v->name_off), name)) {
+			*size = vs->size;
+			return vs->offset;
+		}
+	}
+	return -1;
+}
+
+/* The .rodata map of obj, or NULL. */
+static struct bpf_map *rodata_map(const struct bpf_object *obj)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, obj)
+		if (bpf_map__is_internal(m) && strstr(bpf_map__name(m), ".rodata"))
+			return m;
+	return NULL;
+}
+
+int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from)
+{
+	const struct btf *btf = bpf_object__btf(obj), *fbtf = bpf_object__btf(from);
+	struct bpf_map *m = rodata_map(obj), *fm = rodata_map(from);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+	size_t sz, fsz;
+	const char *src;
+	char *dst;
+	int id;
+
+	if (!m || !fm || !btf || !fbtf)
+		return -ENOENT;
+	dst = bpf_map__initial_value(m, &sz);
+	src = bpf_map__initial_value(fm, &fsz);
+	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+	if (!dst || !src || id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (__u16 i = 0; i < btf_vlen(t); i++, vs++) {
+		const struct btf_type *v = btf__type_by_id(btf, vs->type);
+		__u32 fsize = 0;
+		long foff = rodata_var(fbtf, btf__name_by_offset(btf, v->name_off), &fsize);
+
+		if (foff >= 0 && fsize == vs->size && vs->offset + vs->size <= sz &&
+		    (size_t)foff + fsize <= fsz)
+			memcpy(dst + vs->offset, src + foff, vs->size);
+	}
+	return 0;
+}
+
 static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
 
 #define DYNPF_XDP_HOOKS (1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_XDP_FRAGS)
@@ -172,7 +255,6 @@ static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
 int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy_bpf **out)
 {
 	struct dynpf_lazy_bpf *x;
-	struct bpf_map *m, *src;
 	int err;
 
 	*out = NULL;
@@ -185,27 +267,16 @@ int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy
 		p_err("cannot open the XDP programs' object: %s", strerror(-err));
 		return err;
 	}
-	/* skel's settings, field by field: the two objects lay them out apart. */
-	x->rodata->dynpf_trace_on = skel->rodata->dynpf_trace_on;
-	x->rodata->dynpf_trace_nowake = skel->rodata->dynpf_trace_nowake;
-	x->rodata->dynpf_cfg_max_ext = skel->rodata->dynpf_cfg_max_ext;
-	x->rodata->dynpf_cfg_max_stacks = skel->rodata->dynpf_cfg_max_stacks;
-	x->rodata->dynpf_cfg_max_rules = skel->rodata->dynpf_cfg_max_rules;
-	x->rodata->dynpf_cfg_max_ops = skel->rodata->dynpf_cfg_max_ops;
-	x->rodata->dynpf_cfg_buckets = skel->rodata->dynpf_cfg_buckets;
 	bpf_program__set_autoload(x->progs.dynpf_xdp, hooks & 1u << DYNPF_HOOK_XDP);
 	bpf_program__set_autoload(x->progs.dynpf_xdp_frags, hooks & 1u << DYNPF_HOOK_XDP_FRAGS);
-	/* Every map skel's programs use: the rule set, the counters, the trace. */
-	bpf_object__for_each_map(m, x->obj) {
-		if (bpf_map__is_internal(m))
-			continue;
-		src = bpf_object__find_map_by_name(skel->obj, bpf_map__name(m));
-		err = src ? bpf_map__reuse_fd(m, bpf_map__fd(src)) : -ENOENT;
-		if (err) {
-			p_err("cannot share the map %s with the XDP programs: %s", bpf_map__name(m),
-			      strerror(-err));
-			goto fail;
-		}
+	/* skel's settings (by name: the two objects lay them out apart), and
+	 * every map its programs use: the rule set, the counters, the trace. */
+	err = dynpf_copy_rodata(x->obj, skel->obj);
+	err = err ?: dynpf_reuse_maps(x->obj, skel->obj);
+	if (err) {
+		p_err("cannot put the XDP programs on the maps and settings of the others: %s",
+		      strerror(-err));
+		goto fail;
 	}
 	err = dynpf_lazy_bpf__load(x);
 	if (err) {

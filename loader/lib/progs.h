@@ -8,6 +8,7 @@
 
 #include "dynpf/ctrl.h"
 
+struct bpf_object;
 struct bpf_program;
 struct dynpf_bpf;
 struct dynpf_lazy_bpf;
@@ -90,6 +91,16 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 
 /* The loaded program of hook (DYNPF_HOOK_*) in pr, or NULL. */
 struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook);
+
+/*
+ * Before obj's load: every map of obj but its internal ones (.rodata, .bss)
+ * is from's of the same name (loaded). 0, or -ENOENT for one from lacks.
+ */
+int dynpf_reuse_maps(struct bpf_object *obj, const struct bpf_object *from);
+
+/* Before obj's load: its read-only globals as from's, where they have the
+ * same name and size. 0 or -ENOENT (no .rodata or BTF). */
+int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from);
 
 /*
  * The product's XDP programs of hooks (bits 1 << DYNPF_HOOK_XDP, _XDP_FRAGS;
