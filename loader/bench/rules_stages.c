@@ -99,21 +99,11 @@ static int open_embedded(const void *elf, size_t sz, const char *name, struct bp
 /* The ablation's read-only global name, one byte, set to val before load. */
 static int set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val)
 {
-	struct bpf_map *ro = rodata_map(obj);
-	size_t ro_sz = 0;
-	__u32 size = 0;
-	char *v = NULL;
-	long off;
+	int err = dynpf_set_rodata_u8(obj, name, val);
 
-	off = rodata_var(bpf_object__btf(obj), name, &size);
-	if (ro)
-		v = bpf_map__initial_value(ro, &ro_sz);
-	if (!v || off < 0 || size != 1 || (size_t)off >= ro_sz) {
+	if (err)
 		p_err("bench: the ablation's object has no %s", name);
-		return -ENOENT;
-	}
-	v[off] = (char)val;
-	return 0;
+	return err;
 }
 
 /*

@@ -216,6 +216,23 @@ static struct bpf_map *rodata_map(const struct bpf_object *obj)
 	return NULL;
 }
 
+int dynpf_set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val)
+{
+	struct bpf_map *ro = rodata_map(obj);
+	size_t ro_sz = 0;
+	__u32 size = 0;
+	char *v = NULL;
+	long off;
+
+	off = rodata_var(bpf_object__btf(obj), name, &size);
+	if (ro)
+		v = bpf_map__initial_value(ro, &ro_sz);
+	if (!v || off < 0 || size != 1 || (size_t)off >= ro_sz)
+		return -ENOENT;
+	v[off] = (char)val;
+	return 0;
+}
+
 int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from)
 {
 	const struct btf *btf = bpf_object__btf(obj), *fbtf = bpf_object__btf(from);

@@ -98,6 +98,10 @@ struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook);
  */
 int dynpf_reuse_maps(struct bpf_object *obj, const struct bpf_object *from);
 
+/* Before obj's load: its one-byte read-only global name set to val; -ENOENT
+ * if it has none. */
+int dynpf_set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val);
+
 /* Before obj's load: its read-only globals as from's, where they have the
  * same name and size. 0 or -ENOENT (no .rodata or BTF). */
 int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from);
