@@ -21,6 +21,7 @@
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "dynpf_abl.skel.h"
+#include "dynpf_lazy.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 #include "lib/util.h"
@@ -143,14 +144,15 @@ static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *
 }
 
 /*
- * dynpf_xdp of this build's object (the skeleton's bytes) loaded again on
- * x->skel's maps, another placement: *out and its program's fd in *fd.
+ * dynpf_xdp of this build's XDP object (the lazy build's skeleton's bytes,
+ * as x->xdp's) loaded again on x->skel's maps, another placement: *out and
+ * its program's fd in *fd.
  */
 static int open_copy(struct rb_ctx *x, struct bpf_object **out, int *fd)
 {
 	size_t sz;
-	const void *elf = dynpf_bpf__elf_bytes(&sz);
-	int err = open_embedded(elf, sz, "dynpf", out);
+	const void *elf = dynpf_lazy_bpf__elf_bytes(&sz);
+	int err = open_embedded(elf, sz, "dynpf_lazy", out);
 
 	return err ?: load_on_maps(*out, x->skel, "a copy of dynpf_xdp", fd);
 }
