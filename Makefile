@@ -37,7 +37,8 @@ HEADERS   := $(wildcard include/dynpf/*.h parsers/*.h rules/*.h bpf/*.h)
 # object (one skeleton); the benchmark's baselines (loader/bench/), one each.
 BPF_UNITS := $(patsubst bpf/%.bpf.c,$(OUT)/bpf/%.bpf.o,$(sort $(wildcard bpf/*.bpf.c)))
 BPF_SRCS  := $(wildcard loader/bench/*.bpf.c)
-BPF_OBJS  := $(OUT)/dynpf.bpf.o $(OUT)/dynpf_lazy.bpf.o $(OUT)/dynpf_abl.bpf.o \
+BPF_OBJS  := $(OUT)/dynpf.bpf.o $(OUT)/dynpf_lazy.bpf.o $(OUT)/dynpf_lazy_tc.bpf.o \
+	     $(OUT)/dynpf_abl.bpf.o \
 	     $(patsubst %.bpf.c,$(OUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS     := $(BPF_OBJS:.bpf.o=.skel.h)
 # loader/: one folder per role (loader/README.md), one object per source.
@@ -50,7 +51,8 @@ NEG_SRCS  := $(wildcard tests/verifier/*.bpf.c)
 NEG_OBJS  := $(patsubst tests/verifier/%.bpf.c,$(OUT)/verifier/%.bpf.o,$(NEG_SRCS))
 
 .DELETE_ON_ERROR:
-.SECONDARY: $(SKELS) $(BPF_OBJS) $(BPF_UNITS) $(OUT)/abl/dynpf.bpf.o $(OUT)/lazy/dynpf.bpf.o
+.SECONDARY: $(SKELS) $(BPF_OBJS) $(BPF_UNITS) $(OUT)/abl/dynpf.bpf.o $(OUT)/lazy/dynpf.bpf.o \
+	    $(OUT)/lazy_tc/dynpf.bpf.o
 .PHONY: all clean deps check-deps test run bench captures fuzz fuzz-build
 
 all: $(BUILD)/dynpf $(BUILD)/test_parsers $(BUILD)/test_rules $(BUILD)/test_verifier $(BUILD)/test_ctrl $(NEG_OBJS)
@@ -60,7 +62,7 @@ $(OUT)/vmlinux.h: | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(OUT) $(OUT)/bpf $(OUT)/abl $(OUT)/lazy $(OUT)/loader $(OUT)/verifier $(BUILD):
+$(OUT) $(OUT)/bpf $(OUT)/abl $(OUT)/lazy $(OUT)/lazy_tc $(OUT)/loader $(OUT)/verifier $(BUILD):
 	$(Q)mkdir -p $@
 
 $(OUT)/bpf/%.bpf.o: bpf/%.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/bpf
@@ -80,6 +82,15 @@ $(OUT)/lazy/dynpf.bpf.o: bpf/dynpf.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/la
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DDYNPF_DP_LAZY -c $< -o $@
 
 $(OUT)/dynpf_lazy.bpf.o: $(OUT)/lazy/dynpf.bpf.o
+	$(call msg,BPF-LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
+
+# The TC programs the same way (DYNPF_DP_SKB: made by bpf_dynptr_from_skb()).
+$(OUT)/lazy_tc/dynpf.bpf.o: bpf/dynpf.bpf.c $(HEADERS) $(OUT)/vmlinux.h | $(OUT)/lazy_tc
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DDYNPF_DP_LAZY -DDYNPF_DP_SKB -c $< -o $@
+
+$(OUT)/dynpf_lazy_tc.bpf.o: $(OUT)/lazy_tc/dynpf.bpf.o
 	$(call msg,BPF-LINK,$@)
 	$(Q)$(BPFTOOL) gen object $@ $^
 

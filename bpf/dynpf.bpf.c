@@ -319,6 +319,8 @@ static __always_inline int dynpf_act(const struct dynpf_verdict *v, int pass, in
 	return pass;
 }
 
+/* The XDP programs: not in the lazy build of the TC ones. */
+#ifndef DYNPF_DP_SKB
 static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 {
 	struct bpf_dynptr dp;
@@ -364,16 +366,19 @@ int dynpf_xdp_frags(struct xdp_md *ctx)
 	return dynpf_xdp_common(ctx, DYNPF_HOOK_XDP_FRAGS);
 }
 
-/* The TC programs make their dynptr once (their type may not call
- * bpf_dynptr_from_xdp()): not in the lazy build. */
-#ifndef DYNPF_DP_LAZY
+#endif /* !DYNPF_DP_SKB */
+
+/* The TC programs: not in the lazy build of the XDP ones (their type may
+ * not call bpf_dynptr_from_xdp()). */
+#if !defined(DYNPF_DP_LAZY) || defined(DYNPF_DP_SKB)
 static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 {
 	struct bpf_dynptr dp;
 	struct dynpf_verdict *v;
 	__u32 vlan = 0;
 
-	if (bpf_dynptr_from_skb(skb, 0, &dp)) {
+	/* Made here, or at each read (DYNPF_DP_LAZY: then never fails). */
+	if (!DYNPF_LAZY && bpf_dynptr_from_skb(skb, 0, &dp)) {
 		dynpf_no_dynptr(skb->ifindex, hook);
 		return DYNPF_TC_NEXT;
 	}
@@ -404,4 +409,4 @@ int dynpf_tc_egress(struct __sk_buff *skb)
 {
 	return dynpf_tc_common(skb, DYNPF_HOOK_TC_EGRESS);
 }
-#endif /* !DYNPF_DP_LAZY */
+#endif /* the TC programs */

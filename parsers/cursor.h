@@ -176,7 +176,11 @@ struct dynpf_cursor {
  * once, and the TC programs, whose type may not call
  * bpf_dynptr_from_xdp(), need that object.
  */
-#ifdef DYNPF_DP_LAZY
+#if defined(DYNPF_DP_LAZY) && defined(DYNPF_DP_SKB)
+#define DYNPF_LAZY 1
+#define DYNPF_DP_MAKE(ctx, dp) \
+	bpf_dynptr_from_skb((struct __sk_buff *)(ctx), 0, (struct bpf_dynptr *)(dp))
+#elif defined(DYNPF_DP_LAZY)
 #define DYNPF_LAZY 1
 #define DYNPF_DP_MAKE(ctx, dp) \
 	bpf_dynptr_from_xdp((struct xdp_md *)(ctx), 0, (struct bpf_dynptr *)(dp))

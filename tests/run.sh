@@ -902,6 +902,8 @@ t "the programs verify within three quarters of the kernel's 1M budget" \
 	"$BUILD/test_verifier" --budget 750000 "$OBJ/dynpf.bpf.o"
 t "the XDP programs of the lazy build verify within the same budget" \
 	"$BUILD/test_verifier" --budget 750000 "$OBJ/dynpf_lazy.bpf.o"
+t "the TC programs of the lazy build verify within the same budget" \
+	"$BUILD/test_verifier" --budget 750000 "$OBJ/dynpf_lazy_tc.bpf.o"
 
 section "valgrind: no leak on the replay, parse and command-line paths"
 # vg NAME WANT_RC CMD...: CMD under valgrind exits WANT_RC (its own status;

@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 
 #include "dynpf/pkt.h"
+#include "lib/progs.h"
 #include "lib/util.h"
 
 #define BENCH_RUNS_MAX 1000u /* --runs at most: the size of every run array */
@@ -178,7 +179,7 @@ struct bench_bpf;
 
 struct bench_ctx {
 	struct dynpf_bpf *dynpf;
-	struct dynpf_lazy_bpf *dynpf_xdp; /* its XDP programs (lib/progs.h) */
+	struct dynpf_lazy dynpf_lazy; /* its packet programs (lib/progs.h) */
 	struct bench_bpf *ref;
 	int fd[BENCH_NHOOKS][NVARIANTS];
 	int prim_fd[BENCH_NHOOKS][NPRIMS];

@@ -612,12 +612,12 @@ int cmd_bench(int argc, char **argv)
 	if (rules != RUN_ONLY) {
 		b.dynpf = dynpf_bpf__open();
 		if (b.dynpf)
-			dynpf_skel_tc_only(b.dynpf, 0);
+			dynpf_skel_maps_only(b.dynpf);
 		if (!b.dynpf || dynpf_bpf__load(b.dynpf)) {
 			bench_say_unloaded("bench", "dynpf's BPF programs", -errno);
 			goto destroy_dynpf;
 		}
-		if (dynpf_xdp_open(b.dynpf, 0, &b.dynpf_xdp))
+		if (dynpf_lazy_open(b.dynpf, 0, 0, &b.dynpf_lazy))
 			goto destroy_dynpf;
 	}
 	if (b.dynpf && b.dynpf->rodata->dynpf_trace_on) {
@@ -676,7 +676,7 @@ int cmd_bench(int argc, char **argv)
 destroy_ref:
 	bench_bpf__destroy(b.ref);
 destroy_dynpf:
-	dynpf_lazy_bpf__destroy(b.dynpf_xdp);
+	dynpf_lazy_close(&b.dynpf_lazy);
 	dynpf_bpf__destroy(b.dynpf);
 	free(b.percpu);
 	return ret;

@@ -49,16 +49,15 @@ const struct bench_hook bench_hooks[BENCH_NHOOKS] = {
 void bench_find_progs(struct bench_ctx *b)
 {
 	struct bench_bpf *r = b->ref;
-	struct dynpf_bpf *d = b->dynpf;
-	struct dynpf_lazy_bpf *dx = b->dynpf_xdp;
+	const struct dynpf_lazy *l = &b->dynpf_lazy;
 	/* No dynpf (--rules-only: the rule benchmarks load their own): -1. */
 	const struct bpf_program *p[BENCH_NHOOKS][NVARIANTS] = {
 		{ r->progs.bench_empty_xdp, r->progs.bench_direct_xdp,
-		  dx ? dx->progs.dynpf_xdp : NULL },
+		  dynpf_lazy_prog(l, DYNPF_HOOK_XDP) },
 		{ r->progs.bench_empty_xdp_frags, r->progs.bench_direct_xdp_frags,
-		  dx ? dx->progs.dynpf_xdp_frags : NULL },
+		  dynpf_lazy_prog(l, DYNPF_HOOK_XDP_FRAGS) },
 		{ r->progs.bench_empty_tc, r->progs.bench_direct_tc,
-		  d ? d->progs.dynpf_tc_ingress : NULL },
+		  dynpf_lazy_prog(l, DYNPF_HOOK_TC_INGRESS) },
 	};
 
 	const struct bpf_program *pp[BENCH_NHOOKS][NPRIMS] = {

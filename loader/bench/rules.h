@@ -344,7 +344,7 @@ struct rb_ctx {
 	struct bench_rules *res;
 	const struct bench_rules_cfg *cfg;
 	struct dynpf_bpf *skel;
-	struct dynpf_lazy_bpf *xdp; /* its XDP program (lib/progs.h) */
+	struct dynpf_lazy lazy; /* its packet programs (lib/progs.h) */
 	struct dynpf_ctrl c;
 	int prog_fd[RB_NHOOKS];
 	struct bpf_object *stage[RB_NABL];    /* the ablation's programs */

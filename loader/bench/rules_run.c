@@ -168,13 +168,14 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		p_err("bench: cannot size the rule tables: %s", strerror(-err));
 		goto fail;
 	}
-	dynpf_skel_tc_only(x.skel, 0);
+	dynpf_skel_maps_only(x.skel);
 	err = dynpf_bpf__load(x.skel);
 	if (err) {
 		bench_say_unloaded("bench", "dynpf's BPF programs", err);
 		goto fail;
 	}
-	err = dynpf_xdp_open(x.skel, 1u << DYNPF_HOOK_XDP, &x.xdp);
+	err = dynpf_lazy_open(x.skel, 1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_TC_INGRESS, 0,
+			      &x.lazy);
 	if (err)
 		goto fail;
 	res->prog_load_ms = dynpf_now() * 1e3 - t0;
@@ -183,8 +184,8 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 		err = -EINVAL;
 		goto fail;
 	}
-	x.prog_fd[0] = bpf_program__fd(x.xdp->progs.dynpf_xdp);
-	x.prog_fd[1] = bpf_program__fd(x.skel->progs.dynpf_tc_ingress);
+	x.prog_fd[0] = bpf_program__fd(dynpf_lazy_prog(&x.lazy, DYNPF_HOOK_XDP));
+	x.prog_fd[1] = bpf_program__fd(dynpf_lazy_prog(&x.lazy, DYNPF_HOOK_TC_INGRESS));
 	err = rb_stages_open(&x);
 	if (err)
 		goto fail;
@@ -242,7 +243,7 @@ int bench_rules_run(const struct bench_rules_cfg *cfg, struct bench_rules **out)
 	rb_stages_close(&x);
 	rb_frames_close(&x);
 	dynpf_ctrl_close(&x.c);
-	dynpf_lazy_bpf__destroy(x.xdp);
+	dynpf_lazy_close(&x.lazy);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
 	*out = res;
@@ -252,7 +253,7 @@ fail:
 	rb_frames_close(&x);
 	if (x.c.urb || x.c.acks)
 		dynpf_ctrl_close(&x.c);
-	dynpf_lazy_bpf__destroy(x.xdp);
+	dynpf_lazy_close(&x.lazy);
 	dynpf_bpf__destroy(x.skel);
 	bpf_object__close(x.xf_obj);
 	bench_rules_free(res);

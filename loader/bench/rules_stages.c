@@ -145,7 +145,7 @@ static int open_stage(struct rb_ctx *x, int stop, struct bpf_object **out, int *
 
 /*
  * dynpf_xdp of this build's XDP object (the lazy build's skeleton's bytes,
- * as x->xdp's) loaded again on x->skel's maps, another placement: *out and
+ * as x->lazy's) loaded again on x->skel's maps, another placement: *out and
  * its program's fd in *fd.
  */
 static int open_copy(struct rb_ctx *x, struct bpf_object **out, int *fd)

@@ -80,7 +80,7 @@ static int xdp_replace(struct attachment *a, struct bpf_program *prog, __u32 id)
 static int attach_xdp(struct daemon *d, struct attachment *a)
 {
 	struct bpf_program *prog =
-		a->cfg.frags ? d->xdp->progs.dynpf_xdp_frags : d->xdp->progs.dynpf_xdp;
+		dynpf_lazy_prog(&d->lazy, a->cfg.frags ? DYNPF_HOOK_XDP_FRAGS : DYNPF_HOOK_XDP);
 	bool generic = xdp_mode(a) == DYNPF_XDP_GENERIC;
 	const char *mode = dynpf_xdp_mode_name(xdp_mode(a));
 	struct xdp_program *xp;
@@ -149,8 +149,8 @@ static bool tcx_update(struct attachment *a, const char *path, int prog_fd)
 static int attach_tc(struct daemon *d, struct attachment *a)
 {
 	bool ingress = a->cfg.hook == DYNPF_ATTACH_TC_INGRESS;
-	int prog_fd = bpf_program__fd(ingress ? d->skel->progs.dynpf_tc_ingress
-					      : d->skel->progs.dynpf_tc_egress);
+	int prog_fd = bpf_program__fd(
+		dynpf_lazy_prog(&d->lazy, ingress ? DYNPF_HOOK_TC_INGRESS : DYNPF_HOOK_TC_EGRESS));
 	enum dynpf_tc_mode mode = d->cfg.tc_mode;
 	char path[PATH_MAX], why[96] = "";
 	uint32_t old_id = 0;

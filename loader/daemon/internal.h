@@ -34,6 +34,7 @@
 #include "channel/ruleset.h"
 #include "daemon/config.h"
 #include "lang/rules_lang.h"
+#include "lib/progs.h"
 
 struct attachment {
 	struct dynpf_iface_cfg cfg;
@@ -103,8 +104,8 @@ struct expiry {
 struct daemon {
 	struct dynpf_config cfg;
 	const char *config_path;
-	struct dynpf_bpf *skel;     /* the maps, the TC programs, the drain */
-	struct dynpf_lazy_bpf *xdp; /* the XDP programs, on skel's maps (lib/progs.h) */
+	struct dynpf_bpf *skel; /* the maps, the TC programs, the drain */
+	struct dynpf_lazy lazy; /* the packet programs, on skel's maps (lib/progs.h) */
 	struct dynpf_ctrl ctrl;
 	bool adopted; /* the maps were pinned before: a restart */
 	struct attachment att[DYNPF_MAX_IFACES];

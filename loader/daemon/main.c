@@ -351,7 +351,7 @@ static void release(struct daemon *d)
 	for (int i = 0; i < d->natt; i++)
 		if (d->att[i].tc.fd >= 0)
 			close(d->att[i].tc.fd); /* the pin keeps the link */
-	dynpf_lazy_bpf__destroy(d->xdp);
+	dynpf_lazy_close(&d->lazy);
 	dynpf_bpf__destroy(d->skel);
 	close(d->lockfd);
 }

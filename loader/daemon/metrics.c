@@ -373,8 +373,9 @@ static void prog_metrics(FILE *f, const struct daemon *d)
 			   "(or a BPF_ENABLE_STATS file descriptor is held).");
 		/* skel's programs, then the XDP programs (lib/progs.h). */
 		prog_runs(f, name, k, d->skel->obj);
-		if (d->xdp)
-			prog_runs(f, name, k, d->xdp->obj);
+		for (int tc = 0; tc < 2; tc++)
+			if (dynpf_lazy_obj(&d->lazy, tc))
+				prog_runs(f, name, k, dynpf_lazy_obj(&d->lazy, tc));
 	}
 }
 

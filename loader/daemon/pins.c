@@ -153,12 +153,8 @@ int load_programs(struct daemon *d)
 		p_err("cannot size the rule tables: %s", strerror(-err));
 		return err;
 	}
-	/* The tcx attach types in the programs, as earlier daemons loaded them
-	 * for their pinned links (attach/ needs none: bpf_link_create). */
-	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_ingress, BPF_TCX_INGRESS);
-	bpf_program__set_expected_attach_type(d->skel->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
-	/* Its XDP programs come from the lazy build, loaded after it. */
-	dynpf_skel_tc_only(d->skel, 0);
+	/* Its packet programs come from the lazy builds, loaded after it. */
+	dynpf_skel_maps_only(d->skel);
 	pin_path(d, "dynpf_state", path, sizeof(path));
 	d->adopted = !stat(path, &st);
 	/* Maps of the same sizes and another layout would be adopted by
@@ -212,7 +208,9 @@ int load_programs(struct daemon *d)
 				 : ": run with -vv to see the verifier log");
 		return err;
 	}
-	err = dynpf_xdp_open(d->skel, 0, &d->xdp);
+	/* The tcx attach types in the TC programs, as earlier daemons loaded
+	 * them for their pinned links (attach/ needs none: bpf_link_create). */
+	err = dynpf_lazy_open(d->skel, 0, DYNPF_LAZY_TCX, &d->lazy);
 	if (err)
 		return err;
 	if (!d->adopted) {

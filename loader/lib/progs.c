@@ -16,6 +16,7 @@
 #include "dynpf/pkt.h" /* before the skeleton: it uses struct dynpf_parse_cfg */
 #include "dynpf.skel.h"
 #include "dynpf_lazy.skel.h"
+#include "dynpf_lazy_tc.skel.h"
 #include "lib/log.h"
 #include "lib/progs.h"
 
@@ -265,70 +266,133 @@ int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from)
 	return 0;
 }
 
-static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook);
-
-#define DYNPF_XDP_HOOKS (1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_XDP_FRAGS)
-
-int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy_bpf **out)
+/*
+ * Before obj's load (a lazy build's): skel's settings (by name: the objects
+ * lay them out apart), and every map skel's programs use (the rule set,
+ * the counters, the trace). what names obj's programs in errors.
+ */
+static int on_skel(struct bpf_object *obj, struct dynpf_bpf *skel, const char *what)
 {
-	struct dynpf_lazy_bpf *x;
+	int err = dynpf_copy_rodata(obj, skel->obj);
+
+	err = err ?: dynpf_reuse_maps(obj, skel->obj);
+	if (err)
+		p_err("cannot put the %s programs on the maps and settings of the others: %s", what,
+		      strerror(-err));
+	return err;
+}
+
+static int lazy_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy *l)
+{
+	struct dynpf_lazy_bpf *x = dynpf_lazy_bpf__open();
 	int err;
 
-	*out = NULL;
-	hooks = hooks ? hooks & DYNPF_XDP_HOOKS : DYNPF_XDP_HOOKS;
-	if (!hooks)
-		return 0;
-	x = dynpf_lazy_bpf__open();
 	if (!x) {
 		err = -errno;
 		p_err("cannot open the XDP programs' object: %s", strerror(-err));
 		return err;
 	}
+	l->xdp = x;
 	bpf_program__set_autoload(x->progs.dynpf_xdp, hooks & 1u << DYNPF_HOOK_XDP);
 	bpf_program__set_autoload(x->progs.dynpf_xdp_frags, hooks & 1u << DYNPF_HOOK_XDP_FRAGS);
-	/* skel's settings (by name: the two objects lay them out apart), and
-	 * every map its programs use: the rule set, the counters, the trace. */
-	err = dynpf_copy_rodata(x->obj, skel->obj);
-	err = err ?: dynpf_reuse_maps(x->obj, skel->obj);
-	if (err) {
-		p_err("cannot put the XDP programs on the maps and settings of the others: %s",
-		      strerror(-err));
-		goto fail;
-	}
+	err = on_skel(x->obj, skel, "XDP");
+	if (err)
+		return err;
 	err = dynpf_lazy_bpf__load(x);
-	if (err) {
+	if (err)
 		p_err("cannot load the XDP programs (%s): run with -vv to see the verifier log",
 		      strerror(-err));
-		goto fail;
-	}
-	*out = x;
-	return 0;
-fail:
-	dynpf_lazy_bpf__destroy(x);
 	return err;
 }
 
-/* skel's program of hook, whether it is loaded or not. */
-static struct bpf_program *skel_prog(struct dynpf_bpf *skel, int hook)
+static int lazy_tc_open(struct dynpf_bpf *skel, unsigned int hooks, unsigned int flags,
+			struct dynpf_lazy *l)
+{
+	struct dynpf_lazy_tc_bpf *t = dynpf_lazy_tc_bpf__open();
+	int err;
+
+	if (!t) {
+		err = -errno;
+		p_err("cannot open the TC programs' object: %s", strerror(-err));
+		return err;
+	}
+	l->tc = t;
+	bpf_program__set_autoload(t->progs.dynpf_tc_ingress, hooks & 1u << DYNPF_HOOK_TC_INGRESS);
+	bpf_program__set_autoload(t->progs.dynpf_tc_egress, hooks & 1u << DYNPF_HOOK_TC_EGRESS);
+	if (flags & DYNPF_LAZY_TCX) {
+		bpf_program__set_expected_attach_type(t->progs.dynpf_tc_ingress, BPF_TCX_INGRESS);
+		bpf_program__set_expected_attach_type(t->progs.dynpf_tc_egress, BPF_TCX_EGRESS);
+	}
+	err = on_skel(t->obj, skel, "TC");
+	if (err)
+		return err;
+	err = dynpf_lazy_tc_bpf__load(t);
+	if (err)
+		p_err("cannot load the TC programs (%s): run with -vv to see the verifier log",
+		      strerror(-err));
+	return err;
+}
+
+#define DYNPF_XDP_HOOKS (1u << DYNPF_HOOK_XDP | 1u << DYNPF_HOOK_XDP_FRAGS)
+#define DYNPF_TC_HOOKS (1u << DYNPF_HOOK_TC_INGRESS | 1u << DYNPF_HOOK_TC_EGRESS)
+
+int dynpf_lazy_open(struct dynpf_bpf *skel, unsigned int hooks, unsigned int flags,
+		    struct dynpf_lazy *out)
+{
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	hooks = hooks ?: DYNPF_XDP_HOOKS | DYNPF_TC_HOOKS;
+	if (hooks & DYNPF_XDP_HOOKS)
+		err = lazy_xdp_open(skel, hooks, out);
+	if (!err && (hooks & DYNPF_TC_HOOKS))
+		err = lazy_tc_open(skel, hooks, flags, out);
+	if (err)
+		dynpf_lazy_close(out);
+	return err;
+}
+
+void dynpf_lazy_close(struct dynpf_lazy *l)
+{
+	dynpf_lazy_bpf__destroy(l->xdp);
+	dynpf_lazy_tc_bpf__destroy(l->tc);
+	l->xdp = NULL;
+	l->tc = NULL;
+}
+
+struct bpf_program *dynpf_lazy_prog(const struct dynpf_lazy *l, int hook)
 {
 	switch (hook) {
 	case DYNPF_HOOK_XDP:
-		return skel->progs.dynpf_xdp;
+		return l->xdp ? l->xdp->progs.dynpf_xdp : NULL;
 	case DYNPF_HOOK_XDP_FRAGS:
-		return skel->progs.dynpf_xdp_frags;
+		return l->xdp ? l->xdp->progs.dynpf_xdp_frags : NULL;
 	case DYNPF_HOOK_TC_INGRESS:
-		return skel->progs.dynpf_tc_ingress;
+		return l->tc ? l->tc->progs.dynpf_tc_ingress : NULL;
 	case DYNPF_HOOK_TC_EGRESS:
-		return skel->progs.dynpf_tc_egress;
+		return l->tc ? l->tc->progs.dynpf_tc_egress : NULL;
 	}
 	return NULL;
 }
 
-void dynpf_skel_tc_only(struct dynpf_bpf *skel, unsigned int hooks)
+struct bpf_object *dynpf_lazy_obj(const struct dynpf_lazy *l, int tc)
 {
-	for (int h = DYNPF_HOOK_XDP; h <= DYNPF_HOOK_TC_EGRESS; h++)
-		if ((hooks && !(hooks & (1u << h))) || (DYNPF_XDP_HOOKS & (1u << h)))
-			bpf_program__set_autoload(skel_prog(skel, h), false);
+	if (tc)
+		return l->tc ? l->tc->obj : NULL;
+	return l->xdp ? l->xdp->obj : NULL;
+}
+
+void dynpf_skel_maps_only(struct dynpf_bpf *skel)
+{
+	bpf_program__set_autoload(skel->progs.dynpf_xdp, false);
+	bpf_program__set_autoload(skel->progs.dynpf_xdp_frags, false);
+	bpf_program__set_autoload(skel->progs.dynpf_tc_ingress, false);
+	bpf_program__set_autoload(skel->progs.dynpf_tc_egress, false);
+}
+
+static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
+{
+	return dynpf_lazy_prog(&pr->lazy, hook);
 }
 
 int dynpf_progs_open(struct dynpf_progs *pr, enum dynpf_trace trace,
@@ -358,7 +422,7 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
 	/* A test run's record is consumed right after the run: waking a reader
 	 * (an IPI from the submit) was 10% of a replay's time. */
 	pr->skel->rodata->dynpf_trace_nowake = trace == DYNPF_TRACE_TEST_RUN;
-	dynpf_skel_tc_only(pr->skel, hooks);
+	dynpf_skel_maps_only(pr->skel);
 	/* No rule capacity, no rules: the drain, which only the control
 	 * channel runs, is not loaded (its verification is 0.7 s of a replay). */
 	if (!max_rules)
@@ -378,7 +442,7 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
 		      strerror(-err));
 		goto fail;
 	}
-	err = dynpf_xdp_open(pr->skel, hooks, &pr->xdp);
+	err = dynpf_lazy_open(pr->skel, hooks, 0, &pr->lazy);
 	if (err)
 		goto fail;
 	pr->rb = ring_buffer__new(bpf_map__fd(pr->skel->maps.dynpf_trace), on_trace, pr, NULL);
@@ -409,7 +473,7 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 	*lean->skel->rodata = *of->skel->rodata;
 	lean->skel->rodata->dynpf_trace_on = 0;
 	lean->skel->rodata->dynpf_trace_nowake = 0;
-	dynpf_skel_tc_only(lean->skel, hooks);
+	dynpf_skel_maps_only(lean->skel);
 	/* of's drain keeps the rule set these programs read. */
 	bpf_program__set_autoload(lean->skel->progs.dynpf_drain, false);
 	bpf_object__for_each_map(m, lean->skel->obj) {
@@ -432,8 +496,8 @@ int dynpf_progs_open_lean(struct dynpf_progs *lean, struct dynpf_progs *of, unsi
 		      strerror(-err));
 		goto fail;
 	}
-	/* Its XDP programs on its maps (of's rule set, its own counters). */
-	err = dynpf_xdp_open(lean->skel, hooks, &lean->xdp);
+	/* Its packet programs on its maps (of's rule set, its own counters). */
+	err = dynpf_lazy_open(lean->skel, hooks, 0, &lean->lazy);
 	if (err)
 		goto fail;
 	return 0;
@@ -475,22 +539,10 @@ enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, cons
 void dynpf_progs_close(struct dynpf_progs *pr)
 {
 	ring_buffer__free(pr->rb);
-	dynpf_lazy_bpf__destroy(pr->xdp);
+	dynpf_lazy_close(&pr->lazy);
 	dynpf_bpf__destroy(pr->skel);
 	pr->rb = NULL;
-	pr->xdp = NULL;
 	pr->skel = NULL;
-}
-
-static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
-{
-	switch (hook) {
-	case DYNPF_HOOK_XDP:
-		return pr->xdp ? pr->xdp->progs.dynpf_xdp : NULL;
-	case DYNPF_HOOK_XDP_FRAGS:
-		return pr->xdp ? pr->xdp->progs.dynpf_xdp_frags : NULL;
-	}
-	return skel_prog(pr->skel, hook);
 }
 
 struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook)

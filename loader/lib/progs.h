@@ -12,16 +12,21 @@ struct bpf_object;
 struct bpf_program;
 struct dynpf_bpf;
 struct dynpf_lazy_bpf;
+struct dynpf_lazy_tc_bpf;
 struct ring_buffer;
+
+/* The product's packet programs (dynpf_lazy_open()). */
+struct dynpf_lazy {
+	struct dynpf_lazy_bpf *xdp;   /* dynpf_xdp, dynpf_xdp_frags; NULL: none */
+	struct dynpf_lazy_tc_bpf *tc; /* dynpf_tc_ingress, dynpf_tc_egress; NULL: none */
+};
 
 /* The packet programs, loaded for test runs with the trace ring on. */
 struct dynpf_progs {
-	/* The maps, the TC programs and the drain (.output/dynpf.bpf.o). */
+	/* The maps and the drain (.output/dynpf.bpf.o). */
 	struct dynpf_bpf *skel;
-	/* The XDP programs, on skel's maps: .output/dynpf_lazy.bpf.o, their
-	 * dynptr made at each read (parsers/cursor.h, DYNPF_DP_LAZY); NULL when no
-	 * XDP hook is loaded. */
-	struct dynpf_lazy_bpf *xdp;
+	/* The packet programs of the hooks loaded, on skel's maps. */
+	struct dynpf_lazy lazy;
 	/*
 	 * Bytes of an xdp-frags test-run frame that go into the linear part;
 	 * the rest goes into fragments. 0: the kernel's maximum (3520 here).
@@ -107,19 +112,28 @@ int dynpf_set_rodata_u8(struct bpf_object *obj, const char *name, __u8 val);
 int dynpf_copy_rodata(struct bpf_object *obj, const struct bpf_object *from);
 
 /*
- * The product's XDP programs of hooks (bits 1 << DYNPF_HOOK_XDP, _XDP_FRAGS;
- * 0: both; others ignored) in *out: the lazy build of the packet programs,
- * on every map of skel (loaded) and with its settings (trace, parse limits,
- * rule capacity). Nothing to load: *out NULL, 0. 0 or -errno (said).
+ * The product's packet programs of hooks (bits 1 << DYNPF_HOOK_*; 0: all)
+ * in *out: the lazy builds of bpf/dynpf.bpf.c (DYNPF_DP_LAZY, their dynptr
+ * made at each read: parsers/cursor.h), one object for the XDP programs and
+ * one for the TC ones, on every map of skel (loaded) and with its settings
+ * (trace, parse limits, rule capacity). flags: DYNPF_LAZY_TCX, the TC
+ * programs for tcx links (their expected attach types). 0 or -errno (said).
  */
-int dynpf_xdp_open(struct dynpf_bpf *skel, unsigned int hooks, struct dynpf_lazy_bpf **out);
+#define DYNPF_LAZY_TCX 1u
+int dynpf_lazy_open(struct dynpf_bpf *skel, unsigned int hooks, unsigned int flags,
+		    struct dynpf_lazy *out);
+void dynpf_lazy_close(struct dynpf_lazy *l);
+/* The loaded program of hook in l, or NULL. */
+struct bpf_program *dynpf_lazy_prog(const struct dynpf_lazy *l, int hook);
+/* The object of l's TC (tc 1) or XDP programs, or NULL. */
+struct bpf_object *dynpf_lazy_obj(const struct dynpf_lazy *l, int tc);
 
 /*
- * Before skel's load: of its packet programs, only the TC ones of hooks (0:
- * all hooks): its XDP programs make their dynptr before the parse, the
- * product's come from dynpf_xdp_open().
+ * Before skel's load: none of its packet programs, which make their dynptr
+ * before the parse (the product's come from dynpf_lazy_open()); its maps
+ * and its drain only.
  */
-void dynpf_skel_tc_only(struct dynpf_bpf *skel, unsigned int hooks);
+void dynpf_skel_maps_only(struct dynpf_bpf *skel);
 
 /* One test run of the hook's program of pr: its verdict, from dynpf_verdicts. */
 enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, const void *data,
