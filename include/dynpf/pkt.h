@@ -385,8 +385,11 @@ struct dynpf_parse_cfg {
 struct dynpf_stats {
 	__u64 packets;
 	__u64 bytes;
-	__u64 trace_lost;                       /* trace ring full: a record was not emitted */
-	__u64 no_dynptr;                        /* the dynptr constructor failed: packet passed */
+	__u64 trace_lost; /* trace ring full: a record was not emitted */
+	/* the dynptr constructor failed before the parse: packet passed (the
+	 * programs that make it before the parse; the loader's make it at each
+	 * read, where a failed make fails the read: a parse error) */
+	__u64 no_dynptr;
 	__u64 err[DYNPF_STATS_ERR_SLOTS];       /* packets per DYNPF_E_* (0 = ok) */
 	__u64 err_bytes[DYNPF_STATS_ERR_SLOTS]; /* their bytes */
 	__u64 act[DYNPF_STATS_ACTS];            /* packets per terminal action */
