@@ -237,8 +237,8 @@ static __always_inline struct dynpf_verdict *dynpf_run(const struct bpf_dynptr *
 	};
 
 	/* Here rather than before the lookups: there it took dynpf_xdp_frags
-	 * from 579k to 809k instructions (its spills differ). Without a
-	 * dynptr, from the frame (a helper as fast). */
+	 * from 579k to 809k instructions (its spills differ). In the lazy
+	 * build there is no dynptr yet: the frame's helper says it. */
 	if (hook == DYNPF_HOOK_XDP_FRAGS)
 		len = DYNPF_LAZY ? bpf_xdp_get_buff_len(ctx) : bpf_dynptr_size(dp);
 	/*
@@ -340,7 +340,7 @@ static __always_inline int dynpf_xdp_common(struct xdp_md *ctx, __u32 hook)
 		len = ctx->data_end - ctx->data;
 		dynpf_barrier_var(len);
 	}
-	/* Made here, or at each read (DYNPF_DP_LAZY: then never fails). */
+	/* Made here; in the lazy build, at each read (parsers/cursor.h). */
 	if (!DYNPF_LAZY && bpf_dynptr_from_xdp(ctx, 0, &dp)) {
 		dynpf_no_dynptr(ctx->ingress_ifindex, hook);
 		return XDP_PASS;
@@ -377,7 +377,7 @@ static __always_inline int dynpf_tc_common(struct __sk_buff *skb, __u32 hook)
 	struct dynpf_verdict *v;
 	__u32 vlan = 0;
 
-	/* Made here, or at each read (DYNPF_DP_LAZY: then never fails). */
+	/* Made here; in the lazy build, at each read (parsers/cursor.h). */
 	if (!DYNPF_LAZY && bpf_dynptr_from_skb(skb, 0, &dp)) {
 		dynpf_no_dynptr(skb->ifindex, hook);
 		return DYNPF_TC_NEXT;
