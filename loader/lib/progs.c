@@ -390,7 +390,7 @@ void dynpf_skel_maps_only(struct dynpf_bpf *skel)
 	bpf_program__set_autoload(skel->progs.dynpf_tc_egress, false);
 }
 
-static struct bpf_program *hook_prog(struct dynpf_progs *pr, int hook)
+struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook)
 {
 	return dynpf_lazy_prog(&pr->lazy, hook);
 }
@@ -513,7 +513,7 @@ enum dynpf_run_result dynpf_progs_verdict(struct dynpf_progs *pr, int hook, cons
 	int fd = bpf_map__fd(pr->skel->maps.dynpf_verdicts), ncpus = libbpf_num_possible_cpus();
 	/* A per-CPU value is laid out every 8 bytes. */
 	size_t stride = (sizeof(struct dynpf_verdict) + 7) & ~(size_t)7;
-	struct bpf_program *prog = hook_prog(pr, hook);
+	struct bpf_program *prog = dynpf_progs_prog(pr, hook);
 	uint32_t zero = 0;
 	int err, found = -1;
 	char *all;
@@ -545,11 +545,6 @@ void dynpf_progs_close(struct dynpf_progs *pr)
 	pr->skel = NULL;
 }
 
-struct bpf_program *dynpf_progs_prog(struct dynpf_progs *pr, int hook)
-{
-	return hook_prog(pr, hook);
-}
-
 static bool is_ip_ethertype(const uint8_t *d, uint32_t len)
 {
 	uint16_t et = len >= 14 ? (uint16_t)(d[12] << 8 | d[13]) : 0;
@@ -561,7 +556,7 @@ enum dynpf_run_result dynpf_progs_run(struct dynpf_progs *pr, int hook, const vo
 				      uint32_t len, struct dynpf_pkt *out, char *reason,
 				      size_t reason_len)
 {
-	struct bpf_program *prog = hook_prog(pr, hook);
+	struct bpf_program *prog = dynpf_progs_prog(pr, hook);
 	bool tc = hook == DYNPF_HOOK_TC_INGRESS || hook == DYNPF_HOOK_TC_EGRESS;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = data, .data_size_in = len, .repeat = 1);
 	struct xdp_md xctx = {};
