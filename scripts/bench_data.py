@@ -353,6 +353,13 @@ def live(d, out, datadir):
         warn('no "live" object in the JSON (it comes from `dynpf bench --live`): '
              'live-mpps.png skipped')
         return
+    why = d['live'].get('unavailable') if isinstance(d['live'], dict) else None
+    if why:
+        # `dynpf -j bench --live` on a kernel that refuses its generator.
+        out('')
+        out(f'live traffic: not measured: {why}')
+        warn(f'the live run could not run here: live-mpps.png skipped ({why})')
+        return
     ent = live_entries(d['live'])
     if not ent:
         warn('"live" holds no entry with an Mpps figure: live-mpps.png skipped')

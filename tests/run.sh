@@ -46,6 +46,21 @@ t() {
 	if "$@" >"$log" 2>&1; then ok "$name"; else ko "$name" "$log"; fi
 }
 
+# ts NAME CMD...: t, but CMD's exit 77 is a skip, whose reason is the last
+# line CMD printed (what this machine cannot do, never what dynpf got wrong).
+ts() {
+	local name=$1 log rc
+	log="$OUT/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' _).log"
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	case $rc in
+	0) ok "$name" ;;
+	77) sk "$name" "$(tail -n 1 "$log")" ;;
+	*) ko "$name" "$log" ;;
+	esac
+}
+
 # tp NAME CMD...: t in the background, two at a time (CI has 2 cores, and a
 # replay is mostly the verifier's CPU time); the results are reported in the
 # order the tests started, by tp_wait (the next section calls it).
@@ -1138,7 +1153,12 @@ bench_live_smoke() {
 	before=$(bpffs_list)
 	"$DYNPF" bench --live --duration 1 --xdp-bench --versus .output/bpf/dynpf.bpf.o >"$out" 2>&1 &
 	pid=$!
-	wait "$pid" || { cat "$out"; return 1; }
+	wait "$pid" || {
+		cat "$out"
+		# The kernel's refusal, before anything was set up: a skip (77).
+		grep -qF "$live_refusal" "$out" && live_refused=1 && return 77
+		return 1
+	}
 	for conf in 'empty XDP_DROP' 'dynpf XDP, 1 rule' 'dynpf XDP, 10,000 rules' \
 		'dynpf TC, 1 rule' 'dynpf TC, 10,000 rules'; do
 		m=$(awk -v c="$conf" 'index($0, c " ") == 1 { $0 = substr($0, length(c) + 1); print $1 }' "$out")
@@ -1166,8 +1186,45 @@ bench_live_smoke() {
 	new=$(bpffs_list | grep -vxF -- "$before" | grep -vE "$others")
 	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
 }
-t "bench --live --duration 1 --versus: every configuration, nothing half-applied, nothing left" \
+# A kernel may refuse live frames for every program (EPERM on a locked-down
+# 6.18): the bench tries its XDP_DROP receiver so before it sets anything
+# up, and says so. Then the smoke cannot run and is skipped, for that reason
+# alone; the refusal is tested instead: exit 2, the kernel's error, -j's one
+# object with "live" saying why and both live targets unmeasured, nothing
+# left. On a kernel that runs live frames, the refusal is what is skipped.
+live_refusal='this kernel refuses BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES'
+live_refused=
+bench_live_refused() {
+	local out=$OUT/bench_live_refused.json before new pid rc
+	before=$(bpffs_list)
+	"$DYNPF" -j bench --live --duration 1 >"$out" 2>"$out.err" &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc (want 2)"; cat "$out" "$out.err"; return 1; }
+	grep -qF "dynpf: bench --live: $live_refusal (" "$out.err" || { cat "$out.err"; return 1; }
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["live"]["unavailable"].startswith(sys.argv[2]), d
+assert d["error"] == d["live"]["unavailable"], d
+t = d["targets"]
+assert [x["what"] for x in t] == ["live: xdp, 10,000 rules / empty XDP_DROP",
+                                  "live: xdp, 1 rule / empty XDP_DROP"], t
+assert all(x["now"] is None and x["met"] is None for x in t), t' "$out" "$live_refusal" ||
+		{ cat "$out"; return 1; }
+	! ip netns list | grep "dynpf-tb-$pid-" || { echo "namespaces left"; return 1; }
+	new=$(bpffs_list | grep -vxF -- "$before" | grep -vE '^dynpf-test-.*$')
+	[ -z "$new" ] || { printf 'left in /sys/fs/bpf:\n%s\n' "$new"; return 1; }
+}
+ts "bench --live --duration 1 --versus: every configuration, nothing half-applied, nothing left" \
 	bench_live_smoke
+if [ -n "$live_refused" ]; then
+	t "bench --live refused by the kernel: said, exit 2, -j's targets unmeasured, nothing left" \
+		bench_live_refused
+else
+	sk "bench --live refused by the kernel" "this kernel runs live frames"
+fi
 
 section "bench report: summary and plots from a bench JSON (scripts/bench-report.sh)"
 # tests/fixtures/bench-small.json is a real `dynpf -j bench` (3 shapes kept);
@@ -1235,8 +1292,30 @@ json.dump({"live": {"results": [{"name": "empty", "mpps": 9.5}]},
 	! scripts/bench_data.py --merge "$dir/b.json" tests/fixtures/bench-small.json 2>"$dir/err" &&
 		grep -q 'no "live" object' "$dir/err"
 }
+# make bench on a kernel that refuses live frames: the --live run's object
+# (live.unavailable, its targets unmeasured) merged, said in the summary.
+bench_report_unavailable() {
+	local dir=$OUT/bench-report-unavail
+	mkdir -p "$dir" && cp tests/fixtures/bench-small.json "$dir/b.json" || return 1
+	python3 -c '
+import json, sys
+json.dump({"live": {"unavailable": "this kernel refuses it (Operation not permitted)"},
+           "targets": [{"what": "live: xdp, 1 rule / empty XDP_DROP", "unit": "x",
+                        "at_least": 0.6, "now": None, "met": None}],
+           "error": "this kernel refuses it (Operation not permitted)"},
+          open(sys.argv[1], "w"))' "$dir/l.json" || return 1
+	scripts/bench_data.py --merge "$dir/b.json" "$dir/l.json" || return 1
+	scripts/bench-report.sh "$dir/b.json" "$dir" >"$dir/out" 2>&1 || { cat "$dir/out"; return 1; }
+	grep -qxF 'live traffic: not measured: this kernel refuses it (Operation not permitted)' \
+		"$dir/summary.txt" &&
+		grep -qE '^  live: xdp, 1 rule / empty XDP_DROP +>= 0\.60 +-  not measured$' \
+			"$dir/summary.txt" && [ ! -e "$dir/live-mpps.png" ] ||
+		{ cat "$dir/summary.txt" "$dir/out"; return 1; }
+}
 if command -v gnuplot >/dev/null; then
 	t "bench-report: every plot from a JSON with a live list" bench_report_live list
+	t "bench-report: make bench's --live refused by the kernel, merged and said" \
+		bench_report_unavailable
 	t "bench-report: make bench's --live merged in, the targets table" bench_report_merge
 	t "bench-report: every plot from a JSON with live entries by name" bench_report_live byname
 	t "bench-report: no live object, the other plots and a message" bench_report_no_live

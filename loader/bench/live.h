@@ -58,7 +58,9 @@ struct bench_live;
 /*
  * Make the test bed, run every configuration, tear it all down (also on
  * failure; SIGINT, SIGTERM, SIGHUP and SIGPIPE tear down, then the process
- * dies of the signal). 0 and *out (free it), or -errno (said).
+ * dies of the signal). 0 and *out (free it), or -errno (said); but
+ * -EOPNOTSUPP, unsaid, with *out (free it) whose unavailable says why, when
+ * the kernel refuses the generator's live frames (nothing was set up).
  */
 int bench_live_run(const struct bench_live_cfg *cfg, struct bench_live **out);
 
@@ -190,6 +192,7 @@ enum {
 struct bench_live {
 	char capture[PATH_MAX];
 	char capture_end[512]; /* where the capture stopped short of its end (capture.h), or "" */
+	char unavailable[256]; /* why the kernel cannot run the bench (lv_live_probe), or "" */
 	uint32_t duration, batch, mtu;
 	size_t nframes_capture, nframes;
 	size_t skipped_short, skipped_long, skipped_refused, skipped_many;
@@ -282,6 +285,7 @@ int lv_signalled(void);
 /* live_frames.c */
 void lv_capture_path(const char *given, char *out, size_t len);
 int lv_frames_load(struct lv_ctx *x, const char *path);
+int lv_live_probe(struct lv_ctx *x);
 int lv_frames_check(struct lv_ctx *x);
 int lv_frames_fill(struct lv_ctx *x);
 

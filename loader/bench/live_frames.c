@@ -97,6 +97,31 @@ int lv_frames_load(struct lv_ctx *x, const char *path)
 }
 
 /*
+ * Whether this kernel runs XDP test runs with live frames at all: the
+ * baseline receiver (XDP_DROP) once over a zeroed frame on the loopback's
+ * queue, which sends nothing. A kernel may refuse the flag for every program
+ * (EPERM on a locked-down 6.18; EINVAL before 5.18), and then the generator
+ * has no way to send: res->unavailable says so, and nothing is set up.
+ */
+int lv_live_probe(struct lv_ctx *x)
+{
+	uint8_t frame[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = frame, .data_size_in = sizeof(frame),
+		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+	int err;
+
+	if (!bpf_prog_test_run_opts(bpf_program__fd(x->ref->progs.bench_live_drop), &o))
+		return 0;
+	err = -errno;
+	snprintf(x->res->unavailable, sizeof(x->res->unavailable),
+		 "this kernel refuses BPF_PROG_TEST_RUN with BPF_F_TEST_XDP_LIVE_FRAMES "
+		 "(%s), even for a program that only returns XDP_DROP: the generator has no "
+		 "way to send, so nothing can be measured on the wire here",
+		 strerror(-err));
+	return -EOPNOTSUPP;
+}
+
+/*
  * Each frame once through the generator, into the void: the links are
  * down, so nothing is sent (veth refuses), but the kernel checks the
  * frame. Refused frames are dropped from the list.

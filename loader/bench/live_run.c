@@ -211,6 +211,7 @@ static int lv_setup(struct lv_ctx *x)
 		return -ENOMEM;
 	err = lv_signalled();
 	err = err ?: load_ref(x);
+	err = err ?: lv_live_probe(x);
 	/* dynpf as shipped, trace off, rule tables for every id (the catch-all's is the last). */
 	err = err
 		      ?: dynpf_progs_open_hooks(&x->pr, DYNPF_TRACE_OFF, NULL, DYNPF_MAX_RULES,
@@ -288,6 +289,10 @@ int bench_live_run(const struct bench_live_cfg *cfg, struct bench_live **out)
 		lv_run_xdp_bench(&x);
 	err = err ?: lv_signalled();
 	lv_teardown(&x); /* dies of a signal that came */
+	if (err == -EOPNOTSUPP && res->unavailable[0]) {
+		*out = res; /* the caller says why, and the targets unmeasured */
+		return err;
+	}
 	if (err) {
 		if (err == -ENOMEM)
 			p_err("bench: out of memory");

@@ -272,6 +272,31 @@ static int print_rules(uint32_t n)
 }
 
 /*
+ * A kernel that refuses live frames (r->unavailable): the error, and the
+ * live targets as not measured; with -j one object, the error in it beside
+ * "live" ({"unavailable": why}) and "targets", which `make bench` merges.
+ */
+static void live_unavailable(const struct bench_live *r)
+{
+	json_object *top, *live;
+
+	if (!dynpf_json) {
+		bench_print_targets(NULL, r);
+		fflush(stdout);
+		p_err("bench --live: %s", r->unavailable);
+		return;
+	}
+	top = json_object_new_object();
+	live = json_object_new_object();
+	json_object_object_add(live, "unavailable", json_object_new_string(r->unavailable));
+	json_object_object_add(top, "live", live);
+	json_object_object_add(top, "targets", bench_targets_json(NULL, r));
+	json_object_object_add(top, "error", json_object_new_string(r->unavailable));
+	printf("%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+	fprintf(stderr, "dynpf: bench --live: %s\n", r->unavailable);
+}
+
+/*
  * --live: the on-the-wire bench alone (live.h). Its JSON is one
  * object with one key, "live"; the other runs' JSON is as it was.
  */
@@ -283,6 +308,11 @@ static int run_live(const struct bench_live_cfg *lc)
 	if (dynpf_probe_kernel())
 		return DYNPF_EXIT_USAGE;
 	err = bench_live_run(lc, &r);
+	if (err == -EOPNOTSUPP && r) {
+		live_unavailable(r);
+		bench_live_free(r);
+		return DYNPF_EXIT_USAGE;
+	}
 	if (err)
 		return DYNPF_EXIT_USAGE;
 	if (dynpf_json) {
