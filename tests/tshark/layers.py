@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 """tshark's layers of a packet mapped onto dynpf's: the stacks (the packet,
 the one a tunnel carries), and which of their headers tshark flags."""
-from .jsonobj import Obj, find_all, get, get_any, has_key, is_proto_key, to_int, to_str
+from .jsonobj import Obj, find_all, get, get_any, has_any, has_key, is_proto_key, to_int, to_str
 from .options import ipv4_option_errors
 from .policy import documented
 from .protos import TAG_TPID, TSHARK_EXT, TSHARK_L3, TSHARK_L4, TSHARK_UDP_TUN
@@ -175,7 +175,7 @@ class TLayers:
                            for e in ext_children(v)]:
             if flagged(v):
                 self.bad.add(id(v))
-            if any(find_all(v, e) for e in AGREE_EXPERTS):
+            if has_any(v, AGREE_EXPERTS):
                 self.complains.add(id(v))
             if k == "ip" and ipv4_option_errors(v):
                 self.complains.add(id(v))
