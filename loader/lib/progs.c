@@ -424,7 +424,8 @@ int dynpf_progs_open_hooks(struct dynpf_progs *pr, enum dynpf_trace trace,
 	pr->skel->rodata->dynpf_trace_nowake = trace == DYNPF_TRACE_TEST_RUN;
 	dynpf_skel_maps_only(pr->skel);
 	/* No rule capacity, no rules: the drain, which only the control
-	 * channel runs, is not loaded (its verification is 0.7 s of a replay). */
+	 * channel runs, is not loaded (0.45 s of verification, 2.1 s before
+	 * dynpf_rule_needs_g()). */
 	if (!max_rules)
 		bpf_program__set_autoload(pr->skel->progs.dynpf_drain, false);
 	err = dynpf_size_rule_maps(pr->skel, max_rules);
