@@ -635,13 +635,11 @@ lean_made() {
 	for f; do args+=(--rules "$f"); done
 	"$DYNPF" replay "$OUT/all.pcap" "${args[@]}" --check-native -q
 }
-# 64 files a replay: each replay loads every hook's programs twice (traced
-# and lean) and the drain, about 10 s of the verifier's; 2 replays, not 4.
 mapfile -t lean_files < <(find "$OUT/lean-rules" -name '*.rules' | sort -V)
-for ((i = 0; i < ${#lean_files[@]}; i += 64)); do
-	lean_end=$((i + 64 < ${#lean_files[@]} ? i + 64 : ${#lean_files[@]}))
+for ((i = 0; i < ${#lean_files[@]}; i += 32)); do
+	lean_end=$((i + 32 < ${#lean_files[@]} ? i + 32 : ${#lean_files[@]}))
 	tp "lean parse = full: random rules made from the captures, files $((i + 1))-$lean_end of seed ${LEAN_SEED:-1}" \
-		lean_made "${lean_files[@]:i:64}"
+		lean_made "${lean_files[@]:i:32}"
 done
 
 echo "== protocols declared at runtime (docs/rules.md): in BPF as natively"
